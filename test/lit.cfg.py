@@ -1,0 +1,51 @@
+# -*- Python -*-
+"""lit configuration for the ckpt regression and execution tests."""
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "CKPT"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ckpt_obj_root, "test")
+# Unit/ has its own configuration (GoogleTest format) and is found through its
+# own site config in the build tree; Inputs/ hold data files, not tests.
+config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.shlib_ext))
+config.substitutions.append(("%ckpt_src_root", config.ckpt_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Project tools first, then the LLVM/MLIR tools of the installation we build
+# against (Debian installs only versioned names on PATH).
+tool_dirs = [config.ckpt_tools_dir, config.llvm_tools_dir]
+tools = [
+    "ckpt-opt",
+    ToolSubst("mlir-opt", unresolved="fatal"),
+    ToolSubst("mlir-runner", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Libraries the execution tests load into mlir-runner.
+config.substitutions.append(
+    ("%ckpt_runtime", os.path.join(config.ckpt_libs_dir, "libckpt_runtime" + config.shlib_ext)))
+config.substitutions.append(
+    ("%ckpt_plugin", os.path.join(config.ckpt_libs_dir, "CkptPlugin" + config.shlib_ext)))
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils" + config.shlib_ext)))
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     os.path.join(config.mlir_lib_dir, "libmlir_runner_utils" + config.shlib_ext)))
+
+# GPU execution tests need a CUDA device; build machines and CI have none.
+if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
+    config.available_features.add("cuda-gpu")
