@@ -1,0 +1,164 @@
+//===- CkptOps.td - ckpt dialect operations ----------------*- tablegen -*-===//
+//
+// Operations of the ckpt dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_DIALECT_CKPT_IR_CKPTOPS_TD
+#define CKPT_DIALECT_CKPT_IR_CKPTOPS_TD
+
+include "ckpt/Dialect/Ckpt/IR/CkptBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+
+//===----------------------------------------------------------------------===//
+// ckpt.recompute
+//===----------------------------------------------------------------------===//
+
+def Ckpt_RecomputeOp : Ckpt_Op<"recompute", [
+    IsolatedFromAbove,
+    SingleBlock,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ]> {
+  let summary = "recomputes forward values from saved ones";
+  let description = [{
+    `ckpt.recompute` holds a clone of forward computation. Its operands are
+    the values the recomputation starts from (saved activations, parameters,
+    seeds); its single block receives them as arguments, in order, and its
+    `ckpt.yield` returns the recomputed values as the op's results. The op is
+    isolated from above: everything the clone needs comes in as an operand.
+
+    The remat pass places it right before the first backward use of the
+    values it recomputes, so the original forward values can die early.
+
+    Two clones of the same computation must both stay: the op is not `Pure`.
+    It declares an allocation effect on each result (and a read of each
+    memref operand), so CSE never merges two identical recompute regions with
+    each other or with the original computation, loop-invariant code motion
+    never hoists one, and DCE removes one only when its results are unused.
+
+    On tensors the region may only hold ops whose only memory effect is
+    allocation. After bufferization the op works on memrefs: its region may
+    read anything, and allocate and write buffers it allocated itself, but
+    never writes into (or frees) a block argument: the saved values it starts
+    from are read-only. `ckpt-lower-recompute` inlines the region after
+    bufferization, before buffer deallocation.
+
+    Example:
+
+    ```mlir
+    %h = ckpt.recompute(%x = %saved : tensor<64x128xf32>) -> tensor<64x128xf32> {
+      %e = tensor.empty() : tensor<64x128xf32>
+      %r = linalg.generic {
+          indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+          iterator_types = ["parallel", "parallel"]}
+          ins(%x : tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) {
+        ^bb0(%in: f32, %out: f32):
+          %zero = arith.constant 0.0 : f32
+          %m = arith.maximumf %in, %zero : f32
+          linalg.yield %m : f32
+      } -> tensor<64x128xf32>
+      ckpt.yield %r : tensor<64x128xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The single block of the region.
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The block arguments that stand for the inputs inside the region.
+    ::mlir::Block::BlockArgListType getRegionInputs() {
+      return getBodyBlock().getArguments();
+    }
+    /// The terminator yielding the recomputed values.
+    YieldOp getYield();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// ckpt.checkpoint
+//===----------------------------------------------------------------------===//
+
+def Ckpt_CheckpointOp : Ckpt_Op<"checkpoint", [
+    IsolatedFromAbove,
+    SingleBlock,
+    RecursiveMemoryEffects
+  ]> {
+  let summary = "user-marked forward region whose inner values are recomputed";
+  let description = [{
+    `ckpt.checkpoint` is the compile-time equivalent of
+    `torch.utils.checkpoint`: the values computed inside the region are not
+    kept for the backward pass; only the region's inputs and results are.
+    Where the backward pass needs an inner value, the `ckpt-remat` pass
+    recomputes the region from its inputs. The op has the same shape as
+    `ckpt.recompute`: operands become block arguments, `ckpt.yield` returns
+    the results.
+
+    The region may only hold ops whose only memory effect is allocation
+    (recomputation must not duplicate side effects). The op must be expanded
+    by `ckpt-remat` before bufferization; bufferizing or lowering an
+    unexpanded `ckpt.checkpoint` is an error that says so.
+
+    Example:
+
+    ```mlir
+    %y = ckpt.checkpoint(%a = %x : tensor<64x128xf32>, %w = %w1 : tensor<128x128xf32>)
+        -> tensor<64x128xf32> {
+      %e = tensor.empty() : tensor<64x128xf32>
+      %c0 = arith.constant 0.0 : f32
+      %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+      %m = linalg.matmul ins(%a, %w : tensor<64x128xf32>, tensor<128x128xf32>)
+                         outs(%z : tensor<64x128xf32>) -> tensor<64x128xf32>
+      ckpt.yield %m : tensor<64x128xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The single block of the region.
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The block arguments that stand for the inputs inside the region.
+    ::mlir::Block::BlockArgListType getRegionInputs() {
+      return getBodyBlock().getArguments();
+    }
+    /// The terminator yielding the region's results.
+    YieldOp getYield();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// ckpt.yield
+//===----------------------------------------------------------------------===//
+
+def Ckpt_YieldOp : Ckpt_Op<"yield", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["RecomputeOp", "CheckpointOp"]>
+  ]> {
+  let summary = "returns the values computed by a ckpt region";
+  let description = [{
+    Terminates the region of `ckpt.recompute` and `ckpt.checkpoint`; its
+    operands become the results of the parent op and must match their types.
+
+    Example:
+
+    ```mlir
+    ckpt.yield %r, %s : tensor<64x128xf32>, tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+#endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_TD

@@ -1,0 +1,23 @@
+//===- Passes.h - ckpt transformation passes --------------------*- C++ -*-===//
+
+#ifndef CKPT_TRANSFORMS_PASSES_H
+#define CKPT_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::ckpt {
+
+#define GEN_PASS_DECL
+#include "ckpt/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "ckpt/Transforms/Passes.h.inc"
+
+} // namespace mlir::ckpt
+
+#endif // CKPT_TRANSFORMS_PASSES_H

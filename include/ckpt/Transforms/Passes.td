@@ -1,0 +1,82 @@
+//===- Passes.td - ckpt transformation passes --------------*- tablegen -*-===//
+
+#ifndef CKPT_TRANSFORMS_PASSES_TD
+#define CKPT_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerRecomputePass : Pass<"ckpt-lower-recompute"> {
+  let summary = "Inline ckpt.recompute regions into plain upstream IR";
+  let description = [{
+    Replaces every `ckpt.recompute` by the ops of its region, with the region
+    arguments replaced by the op's inputs and the results by the yielded
+    values. Nested recompute regions are inlined innermost first.
+
+    The CPU and GPU pipelines run this pass after `one-shot-bufferize` and
+    before buffer deallocation: until then the region keeps canonicalize and
+    CSE from merging the recomputation back into the original computation.
+    The pass also works on tensors (for inspection and testing).
+
+    A `ckpt.checkpoint` left in the input is an error: it must be expanded by
+    `ckpt-remat` first, and lowering it silently would drop the user's
+    request.
+
+    Example:
+
+    ```mlir
+    // Before
+    %r = ckpt.recompute(%x = %saved : memref<64xf32>) -> memref<64xf32> {
+      %b = memref.alloc() : memref<64xf32>
+      linalg.exp ins(%x : memref<64xf32>) outs(%b : memref<64xf32>)
+      ckpt.yield %b : memref<64xf32>
+    }
+    // After
+    %b = memref.alloc() : memref<64xf32>
+    linalg.exp ins(%saved : memref<64xf32>) outs(%b : memref<64xf32>)
+    ```
+  }];
+}
+
+def DecomposeAggregatesPass : Pass<"ckpt-decompose-aggregates"> {
+  let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
+  let description = [{
+    Rewrites every op that implements `linalg::AggregatedOpInterface` (such as
+    `linalg.softmax`) into the simpler linalg ops that compute it, so that the
+    CPU and GPU pipelines (and the memory analysis) see the tensors that are
+    really materialized. Upstream lowerings leave such ops in place without
+    an error.
+
+    Example:
+
+    ```mlir
+    %s = linalg.softmax dimension(1) ins(%x : tensor<8x64xf32>)
+                        outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+    // becomes a max reduction, a subtract-and-exp generic, a sum reduction
+    // and a division generic.
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def VerifyLLVMLoweringPass : Pass<"ckpt-verify-llvm-lowering", "mlir::ModuleOp"> {
+  let summary = "Check that a module holds only LLVM-dialect ops";
+  let description = [{
+    The last step of the lowering pipelines. Every op in the module other
+    than the module itself must belong to the LLVM dialect; anything else
+    (an op no conversion handled, a leftover `unrealized_conversion_cast`)
+    is reported as an error naming the op, once per op name, at its first
+    location, and the pass fails. Without this check such a module only
+    fails later, in translation or at JIT time, with a less precise message.
+
+    Example error:
+
+    ```
+    error: 'linalg.softmax' was not lowered to the LLVM dialect
+    ```
+  }];
+}
+
+#endif // CKPT_TRANSFORMS_PASSES_TD

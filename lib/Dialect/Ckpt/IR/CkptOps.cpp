@@ -1,0 +1,243 @@
+//===- CkptOps.cpp - ckpt dialect operations --------------------*- C++ -*-===//
+//
+// Assembly format, verifiers and memory effects of the ckpt region ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+//===----------------------------------------------------------------------===//
+// Shared assembly format:
+//   (%arg = %operand : type, ...) -> (result types) { body } attributes {...}
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseCkptRegionOp(OpAsmParser &parser,
+                                     OperationState &result) {
+  SmallVector<OpAsmParser::Argument> regionArgs;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> operandTypes;
+  auto parseBinding = [&]() -> ParseResult {
+    OpAsmParser::Argument arg;
+    OpAsmParser::UnresolvedOperand operand;
+    if (parser.parseArgument(arg) || parser.parseEqual() ||
+        parser.parseOperand(operand) || parser.parseColonType(arg.type))
+      return failure();
+    regionArgs.push_back(arg);
+    operands.push_back(operand);
+    operandTypes.push_back(arg.type);
+    return success();
+  };
+  llvm::SMLoc operandsLoc = parser.getCurrentLocation();
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                     parseBinding) ||
+      parser.parseOptionalArrowTypeList(result.types) ||
+      parser.resolveOperands(operands, operandTypes, operandsLoc,
+                             result.operands))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, regionArgs, /*enableNameShadowing=*/false) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  return success();
+}
+
+static void printCkptRegionOp(OpAsmPrinter &p, Operation *op, Region &body) {
+  p << "(";
+  llvm::interleaveComma(
+      llvm::zip(body.getArguments(), op->getOperands()), p, [&](auto binding) {
+        auto [arg, operand] = binding;
+        p << arg << " = " << operand << " : " << operand.getType();
+      });
+  p << ")";
+  p.printOptionalArrowTypeList(op->getResultTypes());
+  p << " ";
+  p.printRegion(body, /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+  p.printOptionalAttrDictWithKeyword(op->getAttrs());
+}
+
+//===----------------------------------------------------------------------===//
+// Shared verification
+//===----------------------------------------------------------------------===//
+
+/// Returns true when `type` is a tensor (resp. memref) type.
+static bool isTensor(Type type) { return isa<TensorType>(type); }
+static bool isBuffer(Type type) { return isa<BaseMemRefType>(type); }
+
+/// Follows view-like ops (subviews, casts, reshapes) back to the value whose
+/// memory they view.
+static Value getViewRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Verifies operand/argument/yield agreement and that the body only holds
+/// ops that can be executed a second time without changing the program:
+/// on tensors, ops whose only memory effect is allocation; on buffers,
+/// additionally reads anywhere and writes into buffers the region owns.
+static LogicalResult verifyCkptRegion(Operation *op, Region &body) {
+  Block &block = body.front();
+  if (block.getNumArguments() != op->getNumOperands())
+    return op->emitOpError("has ")
+           << op->getNumOperands() << " inputs but its region has "
+           << block.getNumArguments() << " arguments";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(op->getOperandTypes(), block.getArgumentTypes()))) {
+    auto [operandType, argType] = pair;
+    if (operandType != argType)
+      return op->emitOpError("input #")
+             << index << " has type " << operandType
+             << " but the region argument has type " << argType;
+  }
+
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return op->emitOpError("region must end with 'ckpt.yield'");
+  if (yield.getValues().size() != op->getNumResults())
+    return yield.emitOpError("yields ")
+           << yield.getValues().size() << " values but the parent has "
+           << op->getNumResults() << " results";
+  for (auto [index, pair] : llvm::enumerate(
+           llvm::zip(yield.getValues().getTypes(), op->getResultTypes()))) {
+    auto [yieldedType, resultType] = pair;
+    if (yieldedType != resultType)
+      return yield.emitOpError("value #")
+             << index << " has type " << yieldedType
+             << " but the parent's result has type " << resultType;
+  }
+
+  bool bufferForm = llvm::any_of(op->getOperandTypes(), isBuffer) ||
+                    llvm::any_of(op->getResultTypes(), isBuffer);
+  bool tensorForm = llvm::any_of(op->getOperandTypes(), isTensor) ||
+                    llvm::any_of(op->getResultTypes(), isTensor);
+  if (bufferForm && tensorForm)
+    return op->emitOpError(
+        "mixes tensor and memref inputs/results; it must be entirely on "
+        "tensors (before bufferization) or on memrefs (after)");
+
+  for (Operation &inner : block.without_terminator()) {
+    // A nested recompute region verifies its own body.
+    if (isa<RecomputeOp>(inner))
+      continue;
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(&inner);
+    if (!effects) {
+      InFlightDiagnostic diag =
+          inner.emitOpError("has unknown memory effects and cannot be "
+                            "recomputed inside '")
+          << op->getName() << "'";
+      diag.attachNote(op->getLoc()) << "enclosing region";
+      return diag;
+    }
+    for (const MemoryEffects::EffectInstance &effect : *effects) {
+      if (isa<MemoryEffects::Allocate>(effect.getEffect()))
+        continue;
+      if (bufferForm && isa<MemoryEffects::Read>(effect.getEffect()))
+        continue;
+      if (bufferForm && isa<MemoryEffects::Write>(effect.getEffect()) &&
+          effect.getValue()) {
+        auto root = dyn_cast<BlockArgument>(getViewRoot(effect.getValue()));
+        if (!root || root.getOwner() != &block)
+          continue;
+        InFlightDiagnostic diag =
+            inner.emitOpError("writes into region input #")
+            << root.getArgNumber() << " of '" << op->getName()
+            << "'; recomputation must leave the values it starts from "
+               "unchanged";
+        diag.attachNote(op->getLoc()) << "enclosing region";
+        return diag;
+      }
+      InFlightDiagnostic diag =
+          inner.emitOpError("has a memory effect other than allocation and "
+                            "cannot be recomputed inside '")
+          << op->getName() << "'";
+      diag.attachNote(op->getLoc()) << "enclosing region";
+      return diag;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RecomputeOp
+//===----------------------------------------------------------------------===//
+
+ParseResult RecomputeOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseCkptRegionOp(parser, result);
+}
+
+void RecomputeOp::print(OpAsmPrinter &p) {
+  printCkptRegionOp(p, getOperation(), getBody());
+}
+
+YieldOp RecomputeOp::getYield() {
+  return cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+LogicalResult RecomputeOp::verify() {
+  if (getNumResults() == 0)
+    return emitOpError("must recompute at least one value");
+  return success();
+}
+
+LogicalResult RecomputeOp::verifyRegions() {
+  return verifyCkptRegion(getOperation(), getBody());
+}
+
+void RecomputeOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // Each recomputed value is a fresh allocation: this keeps CSE from merging
+  // the clone with its original or with another clone, and lets DCE remove
+  // the op once its results are unused.
+  for (OpResult result : getOperation()->getResults())
+    effects.emplace_back(MemoryEffects::Allocate::get(), result,
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &input : getInputsMutable())
+    if (isBuffer(input.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &input,
+                           SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// CheckpointOp
+//===----------------------------------------------------------------------===//
+
+ParseResult CheckpointOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseCkptRegionOp(parser, result);
+}
+
+void CheckpointOp::print(OpAsmPrinter &p) {
+  printCkptRegionOp(p, getOperation(), getBody());
+}
+
+YieldOp CheckpointOp::getYield() {
+  return cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+LogicalResult CheckpointOp::verify() {
+  if (getNumResults() == 0)
+    return emitOpError("must produce at least one value");
+  auto isBufferValue = [](Value v) { return isBuffer(v.getType()); };
+  if (llvm::any_of(getOperands(), isBufferValue) ||
+      llvm::any_of(getResults(), isBufferValue))
+    return emitOpError("works on tensors only; expand it with ckpt-remat "
+                       "before bufferization");
+  return success();
+}
+
+LogicalResult CheckpointOp::verifyRegions() {
+  return verifyCkptRegion(getOperation(), getBody());
+}
+
+#define GET_OP_CLASSES
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.cpp.inc"

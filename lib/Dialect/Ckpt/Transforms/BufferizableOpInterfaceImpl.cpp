@@ -1,0 +1,289 @@
+//===- BufferizableOpInterfaceImpl.cpp - bufferization of ckpt ops -------===//
+//
+// One-Shot Bufferize models for the ckpt region ops.
+//
+// `ckpt.recompute` reads its inputs and produces fresh buffers: its results
+// alias nothing outside the region. Its region arguments are the saved values
+// the recomputation starts from, so they are not writable: an op inside the
+// region that would write into one in place gets a copy instead, and a
+// yielded buffer that is (a view of) a region argument is copied too.
+//
+// `ckpt.checkpoint` must have been expanded by `ckpt-remat`; bufferizing it is
+// an error that says so.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Dialect/Ckpt/Transforms/BufferizableOpInterfaceImpl.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::bufferization;
+using namespace mlir::ckpt;
+
+namespace {
+
+/// Analysis answers shared by both region ops: inputs are read, never written
+/// and never aliased by a result; region arguments are read-only.
+template <typename ConcreteModel, typename ConcreteOp>
+struct CkptRegionOpModel
+    : public BufferizableOpInterface::ExternalModel<ConcreteModel, ConcreteOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
+                              const AnalysisState &state) const {
+    return true;
+  }
+
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &opOperand,
+                               const AnalysisState &state) const {
+    return false;
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &opOperand,
+                                      const AnalysisState &state) const {
+    return {};
+  }
+
+  bool bufferizesToAllocation(Operation *op, Value value) const {
+    return isa<OpResult>(value);
+  }
+
+  bool isWritable(Operation *op, Value value,
+                  const AnalysisState &state) const {
+    // Results are fresh buffers; region arguments are the saved inputs.
+    return isa<OpResult>(value);
+  }
+
+  FailureOr<BufferLikeType>
+  getBufferType(Operation *op, Value value, const BufferizationOptions &options,
+                const BufferizationState &state,
+                SmallVector<Value> &invocationStack) const {
+    auto concreteOp = cast<ConcreteOp>(op);
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return bufferization::getBufferType(
+          concreteOp.getInputs()[arg.getArgNumber()], options, state,
+          invocationStack);
+    // Results get an identity layout in the memory space of the yielded value.
+    auto result = cast<OpResult>(value);
+    Value yielded = concreteOp.getYield().getValues()[result.getResultNumber()];
+    // The yield may already be bufferized: nested ops go before their parent.
+    auto memrefType = dyn_cast<BaseMemRefType>(yielded.getType());
+    if (!memrefType) {
+      FailureOr<BufferLikeType> yieldedType = bufferization::getBufferType(
+          yielded, options, state, invocationStack);
+      if (failed(yieldedType))
+        return failure();
+      memrefType = dyn_cast<BaseMemRefType>(*yieldedType);
+      if (!memrefType)
+        return yieldedType;
+    }
+    return cast<BufferLikeType>(getMemRefTypeWithStaticIdentityLayout(
+        cast<TensorType>(value.getType()), memrefType.getMemorySpace()));
+  }
+};
+
+/// Bufferization of `ckpt.recompute`: a new op on buffers whose region
+/// arguments are memrefs.
+struct RecomputeOpInterface
+    : public CkptRegionOpModel<RecomputeOpInterface, RecomputeOp> {
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto recompute = cast<RecomputeOp>(op);
+    Location loc = recompute.getLoc();
+
+    SmallVector<Value> newInputs;
+    for (Value input : recompute.getInputs()) {
+      if (!isa<TensorType>(input.getType())) {
+        newInputs.push_back(input);
+        continue;
+      }
+      FailureOr<Value> buffer = getBuffer(rewriter, input, options, state);
+      if (failed(buffer))
+        return failure();
+      newInputs.push_back(*buffer);
+    }
+
+    // Nested ops (the yield included) are bufferized before their parent, so
+    // the yield already carries buffers; compute the types anyway in case a
+    // driver bufferizes top-down.
+    SmallVector<Type> newResultTypes;
+    for (OpResult result : recompute->getResults()) {
+      if (!isa<TensorType>(result.getType())) {
+        newResultTypes.push_back(result.getType());
+        continue;
+      }
+      FailureOr<BufferLikeType> type =
+          bufferization::getBufferType(result, options, state);
+      if (failed(type))
+        return failure();
+      newResultTypes.push_back(*type);
+    }
+
+    rewriter.setInsertionPoint(recompute);
+    auto newOp = RecomputeOp::create(rewriter, loc, newResultTypes, newInputs);
+    Block *newBlock = rewriter.createBlock(
+        &newOp.getBody(), {}, ValueRange(newInputs).getTypes(),
+        SmallVector<Location>(newInputs.size(), loc));
+
+    // Old tensor arguments become to_tensor views of the new memref ones.
+    rewriter.setInsertionPointToStart(newBlock);
+    SmallVector<Value> argReplacements;
+    for (auto [oldArg, newArg] :
+         llvm::zip(recompute.getRegionInputs(), newBlock->getArguments())) {
+      if (oldArg.getType() == newArg.getType()) {
+        argReplacements.push_back(newArg);
+        continue;
+      }
+      argReplacements.push_back(ToTensorOp::create(
+          rewriter, loc, oldArg.getType(), newArg, /*restrict=*/true));
+    }
+    rewriter.mergeBlocks(&recompute.getBodyBlock(), newBlock, argReplacements);
+
+    // Yielded tensors (if any are left) become buffers of the result types.
+    YieldOp yield = newOp.getYield();
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yielded;
+    for (auto [value, type] : llvm::zip(yield.getValues(), newResultTypes)) {
+      if (!isa<TensorType>(value.getType())) {
+        yielded.push_back(value);
+        continue;
+      }
+      yielded.push_back(
+          ToBufferOp::create(rewriter, yield.getLoc(), type, value));
+    }
+    rewriter.modifyOpInPlace(yield,
+                             [&] { yield.getValuesMutable().assign(yielded); });
+
+    replaceOpWithBufferizedValues(rewriter, op, newOp->getResults());
+    return success();
+  }
+};
+
+/// `ckpt.checkpoint` is expanded before bufferization; reaching here means
+/// the remat pass did not run.
+struct CheckpointOpInterface
+    : public CkptRegionOpModel<CheckpointOpInterface, CheckpointOp> {
+  /// Stops One-Shot Bufferize right after the analysis, before any IR is
+  /// rewritten, with a message that names the missing pass.
+  LogicalResult verifyAnalysis(Operation *op,
+                               const AnalysisState &state) const {
+    return op->emitOpError(
+        "must be expanded by the ckpt-remat pass before bufferization");
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    return op->emitOpError(
+        "must be expanded by the ckpt-remat pass before bufferization");
+  }
+};
+
+/// Returns true when `buffer` is (a view of) an argument of `block`.
+static bool isViewOfBlockArgument(Value buffer, Block *block) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(buffer))
+      return arg.getOwner() == block;
+    Operation *def = buffer.getDefiningOp();
+    if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
+      buffer = view.getViewSource();
+      continue;
+    }
+    if (auto toBuffer = dyn_cast_or_null<ToBufferOp>(def)) {
+      buffer = toBuffer.getTensor();
+      continue;
+    }
+    if (auto toTensor = dyn_cast_or_null<ToTensorOp>(def)) {
+      buffer = toTensor.getBuffer();
+      continue;
+    }
+    return false;
+  }
+}
+
+/// Bufferization of `ckpt.yield`: yields buffers of exactly the parent's
+/// result types, each a buffer the region owns.
+struct YieldOpInterface
+    : public BufferizableOpInterface::ExternalModel<YieldOpInterface, YieldOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
+                              const AnalysisState &state) const {
+    return true;
+  }
+
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &opOperand,
+                               const AnalysisState &state) const {
+    return false;
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &opOperand,
+                                      const AnalysisState &state) const {
+    return {};
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto yield = cast<YieldOp>(op);
+    Operation *parent = yield->getParentOp();
+    Block *block = yield->getBlock();
+    SmallVector<Value> newValues;
+    for (OpOperand &operand : yield->getOpOperands()) {
+      Value value = operand.get();
+      if (!isa<TensorType>(value.getType())) {
+        newValues.push_back(value);
+        continue;
+      }
+      FailureOr<Value> buffer = getBuffer(rewriter, value, options, state);
+      if (failed(buffer))
+        return failure();
+      FailureOr<BufferLikeType> resultType = bufferization::getBufferType(
+          parent->getResult(operand.getOperandNumber()), options, state);
+      if (failed(resultType))
+        return failure();
+      auto memrefType = dyn_cast<MemRefType>(*resultType);
+      if (!memrefType)
+        return yield.emitOpError("cannot yield a value of buffer type ")
+               << *resultType;
+      rewriter.setInsertionPoint(yield);
+      Value owned = *buffer;
+      if (isViewOfBlockArgument(owned, block)) {
+        // Yielding a region input would make the result alias a saved value;
+        // the recomputed value must be a buffer of its own.
+        FailureOr<Value> copy =
+            options.createAlloc(rewriter, yield.getLoc(), memrefType, {});
+        if (failed(copy) ||
+            failed(options.createMemCpy(rewriter, yield.getLoc(), owned, *copy)))
+          return failure();
+        owned = *copy;
+      } else if (owned.getType() != memrefType) {
+        FailureOr<Value> cast =
+            castOrReallocMemRefValue(rewriter, owned, memrefType, options);
+        if (failed(cast))
+          return failure();
+        owned = *cast;
+      }
+      newValues.push_back(owned);
+    }
+    replaceOpWithNewBufferizedOp<YieldOp>(rewriter, op, newValues);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::ckpt::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, CkptDialect *dialect) {
+    RecomputeOp::attachInterface<RecomputeOpInterface>(*ctx);
+    CheckpointOp::attachInterface<CheckpointOpInterface>(*ctx);
+    YieldOp::attachInterface<YieldOpInterface>(*ctx);
+    ctx->loadDialect<memref::MemRefDialect,
+                     bufferization::BufferizationDialect>();
+  });
+}

@@ -1,0 +1,85 @@
+//===- CpuPipeline.cpp - ckpt-cpu-pipeline --------------------------------===//
+//
+// Linalg on tensors (with ckpt ops) to the LLVM dialect, with allocations
+// routed through the ckpt runtime and frees placed right after last use, so
+// that the peak the runtime measures is the peak the program needs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
+                                  const CpuPipelineOptions &options) {
+  // Tensor level: expose what will really be materialized.
+  pm.addPass(createDecomposeAggregatesPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
+  if (options.fuseElementwise)
+    pm.addPass(createLinalgElementwiseOpFusionPass());
+
+  // Bufferization. Identity layouts at function boundaries keep the calling
+  // convention plain for callers outside MLIR.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+
+  // Recompute regions survive until here so that nothing merges them back;
+  // inline them before deallocation, which rejects unknown region ops.
+  pm.addPass(ckpt::createLowerRecomputePass());
+
+  // Ownership-based deallocation frees at block end; optimize-allocation-
+  // liveness moves each free right after the buffer's last use. Without it
+  // the peak is the sum of all allocations and recomputation cannot help.
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createOptimizeAllocationLivenessPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  // Loops and scalar code.
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+
+  // Math: LLVM intrinsics where they exist, libm for the rest (e.g. erf).
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+
+  // To LLVM. Generic allocation functions let libckpt_runtime count every
+  // byte; aligned allocation requests exactly the buffer size rounded up to
+  // its alignment instead of size + alignment.
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  memrefToLLVM.useAlignedAlloc = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.verifyLowering)
+    pm.addPass(ckpt::createVerifyLLVMLoweringPass());
+}
+
+void mlir::ckpt::registerCkptPipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "ckpt-cpu-pipeline",
+      "Lower linalg on tensors (with ckpt ops) to the LLVM dialect for CPU "
+      "execution, with every allocation counted by libckpt_runtime",
+      buildCpuPipeline);
+}

@@ -1,0 +1,20 @@
+//===- InitCkpt.cpp - register everything ckpt provides -------------------===//
+
+#include "ckpt/InitCkpt.h"
+
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Dialect/Ckpt/Transforms/BufferizableOpInterfaceImpl.h"
+#include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::ckpt::registerCkptDialects(DialectRegistry &registry) {
+  registry.insert<CkptDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
+}
+
+void mlir::ckpt::registerCkptPassesAndPipelines() {
+  registerCkptPasses();
+  registerCkptPipelines();
+}

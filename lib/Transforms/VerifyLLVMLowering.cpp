@@ -1,0 +1,43 @@
+//===- VerifyLLVMLowering.cpp - check a module is fully lowered -----------===//
+//
+// Implements `ckpt-verify-llvm-lowering`: the final check of the lowering
+// pipelines, naming every op that no conversion handled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringSet.h"
+
+#define DEBUG_TYPE "ckpt-verify-llvm-lowering"
+
+namespace mlir::ckpt {
+#define GEN_PASS_DEF_VERIFYLLVMLOWERINGPASS
+#include "ckpt/Transforms/Passes.h.inc"
+} // namespace mlir::ckpt
+
+using namespace mlir;
+
+namespace {
+
+struct VerifyLLVMLoweringPass
+    : public mlir::ckpt::impl::VerifyLLVMLoweringPassBase<
+          VerifyLLVMLoweringPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::StringSet<> reported;
+    module.walk([&](Operation *op) {
+      if (op == module.getOperation() ||
+          isa<LLVM::LLVMDialect>(op->getDialect()))
+        return;
+      if (reported.insert(op->getName().getStringRef()).second)
+        op->emitError() << "'" << op->getName()
+                        << "' was not lowered to the LLVM dialect";
+    });
+    if (!reported.empty())
+      signalPassFailure();
+  }
+};
+
+} // namespace
