@@ -20,6 +20,7 @@ config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeList
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
 config.substitutions.append(("%ckpt_src_root", config.ckpt_src_root))
+config.substitutions.append(("%ckpt_tools_dir", config.ckpt_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -31,6 +32,7 @@ tools = [
     "ckpt-opt",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
+    ToolSubst("llvm-nm", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -45,6 +47,16 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_runner_utils",
      os.path.join(config.mlir_lib_dir, "libmlir_runner_utils" + config.shlib_ext)))
+
+# Execution on the CPU: lower with ckpt-cpu-pipeline, then run with
+# mlir-runner, loading the ckpt runtime (allocation accounting) and the
+# upstream printers.
+config.substitutions.append(
+    ("%run_cpu",
+     "mlir-runner -e main -entry-point-result=void "
+     "-shared-libs=%ckpt_runtime,%mlir_c_runner_utils,%mlir_runner_utils"))
+# %run_cpu expands to other substitutions.
+config.recursiveExpansionLimit = 4
 
 # GPU execution tests need a CUDA device; build machines and CI have none.
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):

@@ -22,6 +22,11 @@ using namespace mlir;
 
 void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
+  // Calls to private functions are inlined: deallocation cannot know who
+  // owns a buffer returned by a call, frees it only at the end of the
+  // caller's block, and the peak then exceeds what the program needs.
+  pm.addPass(ckpt::createInlinePrivateFunctionsPass());
+
   // Tensor level: expose what will really be materialized.
   pm.addPass(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -59,6 +64,8 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   // Math: LLVM intrinsics where they exist, libm for the rest (e.g. erf).
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // Vector ops (e.g. vector.print in tests and drivers).
+  pm.addPass(createConvertVectorToLLVMPass());
 
   // To LLVM. Generic allocation functions let libckpt_runtime count every
   // byte; aligned allocation requests exactly the buffer size rounded up to

@@ -25,7 +25,9 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 };
 
 /// Builds the CPU pipeline: linalg on tensors (with ckpt ops) down to the LLVM
-/// dialect, JIT-runnable with mlir-runner. Aggregate ops are decomposed,
+/// dialect, JIT-runnable with mlir-runner. Calls to private functions are
+/// inlined (deallocation frees buffers returned by calls only at block
+/// end). Aggregate ops are decomposed,
 /// elementwise arith/math on tensors become linalg ops and named ops are
 /// generalized before elementwise fusion; bufferization is followed
 /// by `ckpt-lower-recompute`, then buffer deallocation with every free moved

@@ -79,4 +79,30 @@ def VerifyLLVMLoweringPass : Pass<"ckpt-verify-llvm-lowering", "mlir::ModuleOp">
   }];
 }
 
+def InlinePrivateFunctionsPass : Pass<"ckpt-inline-private-functions", "mlir::ModuleOp"> {
+  let summary = "Inline calls to private functions, keep public entry points";
+  let description = [{
+    Inlines every call whose callee is a private function defined in the
+    module (and erases the callee once unused); calls to public functions
+    (entry points with a fixed ABI, such as a training step called from a
+    driver) and to external declarations stay. No simplification runs on the
+    result, so constants are not folded into the program.
+
+    The pipelines run it before bufferization: buffer deallocation cannot
+    know who owns a buffer returned by a call, frees it only at the end of the
+    caller's block, and the measured peak would then exceed what the program
+    needs.
+
+    Example:
+
+    ```mlir
+    func.func private @layer(%x: tensor<64xf32>) -> tensor<64xf32> { ... }
+    func.func @step(%x: tensor<64xf32>) -> tensor<64xf32> {
+      %h = call @layer(%x) : (tensor<64xf32>) -> tensor<64xf32>   // inlined
+      ...
+    }
+    ```
+  }];
+}
+
 #endif // CKPT_TRANSFORMS_PASSES_TD
