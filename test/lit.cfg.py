@@ -21,6 +21,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
 config.substitutions.append(("%ckpt_src_root", config.ckpt_src_root))
 config.substitutions.append(("%ckpt_tools_dir", config.ckpt_tools_dir))
+config.substitutions.append(("%ckpt_obj_root", config.ckpt_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what ckpt needs to build and test on Debian 12 (run as root).
+# Idempotent: packages already present are not reinstalled, and the package
+# index is only refreshed when something is missing.
+set -euo pipefail
+
+packages=(
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
+  libzstd-dev ninja-build cmake libgtest-dev coinor-libcbc-dev
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup-deps: installing ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup-deps: missing packages and not root; run as root or install: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup-deps: all packages present"
+fi
