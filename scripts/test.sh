@@ -3,11 +3,10 @@
 # execution tests plus the GoogleTest suites, through lit).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
 
 bash "$root/scripts/setup-deps.sh"
 bash "$root/scripts/build.sh"
-bash "$root/scripts/build.sh" CkptUnitTests
-
-# lit exits non-zero on any failure and when it discovers no test at all.
-/usr/lib/llvm-22/bin/lit -sv "$build/test" "$build/test/Unit"
+# check-ckpt builds what the tests need (tools, plugin, runtime, unit tests,
+# generated docs) and runs lit, which exits non-zero on any failure and when
+# it discovers no test at all.
+bash "$root/scripts/build.sh" check-ckpt
