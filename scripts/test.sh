@@ -6,7 +6,20 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 bash "$root/scripts/setup-deps.sh"
 bash "$root/scripts/build.sh"
+
 # check-ckpt builds what the tests need (tools, plugin, runtime, unit tests,
 # generated docs) and runs lit, which exits non-zero on any failure and when
 # it discovers no test at all.
-bash "$root/scripts/build.sh" check-ckpt
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+bash "$root/scripts/build.sh" check-ckpt 2>&1 | tee "$log" || status=$?
+
+passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+echo "ckpt tests: ${passed:-0} passed, ${failed:-0} failed"
+if [[ ${passed:-0} -eq 0 ]]; then
+  echo "ckpt tests: no test passed" >&2
+  exit 1
+fi
+exit "$status"
