@@ -1,7 +1,8 @@
 //===- CkptPlugin.cpp - ckpt as an mlir-opt plugin ------------------------===//
 //
 // Lets the stock mlir-opt (and any MlirOptMain-based tool) use ckpt:
-//   mlir-opt --load-dialect-plugin=CkptPlugin.so --load-pass-plugin=CkptPlugin.so
+//   mlir-opt --load-dialect-plugin=CkptPlugin.so
+//   --load-pass-plugin=CkptPlugin.so
 //
 //===----------------------------------------------------------------------===//
 

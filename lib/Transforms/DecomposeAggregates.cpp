@@ -36,8 +36,7 @@ struct DecomposeAggregatesPass
       rewriter.setInsertionPoint(aggregate);
       FailureOr<SmallVector<Value>> values =
           aggregate.decomposeOperation(rewriter);
-      if (failed(values) ||
-          values->size() != aggregate->getNumResults()) {
+      if (failed(values) || values->size() != aggregate->getNumResults()) {
         aggregate->emitOpError("could not be decomposed into simpler ops");
         return signalPassFailure();
       }

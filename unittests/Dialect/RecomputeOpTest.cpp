@@ -120,9 +120,8 @@ TEST_F(CkptRegionOpTest, RegionArgumentsMirrorInputs) {
 
 TEST_F(CkptRegionOpTest, SideEffectingBodyIsRejected) {
   // Diagnostics go to the context's handler; silence them for this test.
-  ScopedDiagnosticHandler silence(&context, [](Diagnostic &) {
-    return success();
-  });
+  ScopedDiagnosticHandler silence(&context,
+                                  [](Diagnostic &) { return success(); });
   OwningOpRef<ModuleOp> module = parse(R"MLIR(
 func.func @f(%m: memref<16xf32>, %a: tensor<16xf32>) -> tensor<16xf32> {
   %r = ckpt.recompute(%x = %a : tensor<16xf32>, %b = %m : memref<16xf32>) -> tensor<16xf32> {

@@ -1,4 +1,5 @@
-/*===- CkptRuntime.h - ckpt runtime C ABI --------------------------*- C -*-===*\
+/*===- CkptRuntime.h - ckpt runtime C ABI --------------------------*- C
+-*-===*\
 |*                                                                            *|
 |* The ckpt runtime: allocation hooks for code lowered with                   *|
 |* finalize-memref-to-llvm{use-generic-functions=true}, with live and peak    *|

@@ -44,8 +44,8 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << "' must be a #ckpt.policy<must_save|prefer_save|"
                 "prefer_recompute|must_recompute> attribute";
     if (op->getNumResults() == 0)
-      return op->emitError() << "'" << name
-                             << "' on an op without results has no effect";
+      return op->emitError()
+             << "'" << name << "' on an op without results has no effect";
     return success();
   }
   if (name == getNameAttrName()) {
@@ -57,7 +57,8 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
   if (name == getPhaseAttrName()) {
     if (!isa<PhaseAttr>(value))
       return op->emitError()
-             << "'" << name << "' must be a #ckpt.phase<forward|backward> attribute";
+             << "'" << name
+             << "' must be a #ckpt.phase<forward|backward> attribute";
     return success();
   }
   if (name == getTangentAttrName())

@@ -19,8 +19,8 @@ using namespace mlir::ckpt;
 //   (%arg = %operand : type, ...) -> (result types) { body } attributes {...}
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseCkptRegionOp(OpAsmParser &parser,
-                                     OperationState &result) {
+ParseResult mlir::ckpt::detail::parseRegionOp(OpAsmParser &parser,
+                                              OperationState &result) {
   SmallVector<OpAsmParser::Argument> regionArgs;
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   SmallVector<Type> operandTypes;
@@ -49,7 +49,8 @@ static ParseResult parseCkptRegionOp(OpAsmParser &parser,
   return success();
 }
 
-static void printCkptRegionOp(OpAsmPrinter &p, Operation *op, Region &body) {
+void mlir::ckpt::detail::printRegionOp(OpAsmPrinter &p, Operation *op) {
+  Region &body = op->getRegion(0);
   p << "(";
   llvm::interleaveComma(
       llvm::zip(body.getArguments(), op->getOperands()), p, [&](auto binding) {
@@ -80,18 +81,17 @@ static Value getViewRoot(Value value) {
   return value;
 }
 
-/// Verifies operand/argument/yield agreement and that the body only holds
-/// ops that can be executed a second time without changing the program:
-/// on tensors, ops whose only memory effect is allocation; on buffers,
-/// additionally reads anywhere and writes into buffers the region owns.
-static LogicalResult verifyCkptRegion(Operation *op, Region &body) {
-  Block &block = body.front();
+// On tensors the body may only hold ops whose only memory effect is
+// allocation; on buffers, additionally reads anywhere and writes into buffers
+// the region owns.
+LogicalResult mlir::ckpt::detail::verifyRegionOp(Operation *op) {
+  Block &block = op->getRegion(0).front();
   if (block.getNumArguments() != op->getNumOperands())
     return op->emitOpError("has ")
            << op->getNumOperands() << " inputs but its region has "
            << block.getNumArguments() << " arguments";
-  for (auto [index, pair] :
-       llvm::enumerate(llvm::zip(op->getOperandTypes(), block.getArgumentTypes()))) {
+  for (auto [index, pair] : llvm::enumerate(
+           llvm::zip(op->getOperandTypes(), block.getArgumentTypes()))) {
     auto [operandType, argType] = pair;
     if (operandType != argType)
       return op->emitOpError("input #")
@@ -171,26 +171,10 @@ static LogicalResult verifyCkptRegion(Operation *op, Region &body) {
 // RecomputeOp
 //===----------------------------------------------------------------------===//
 
-ParseResult RecomputeOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseCkptRegionOp(parser, result);
-}
-
-void RecomputeOp::print(OpAsmPrinter &p) {
-  printCkptRegionOp(p, getOperation(), getBody());
-}
-
-YieldOp RecomputeOp::getYield() {
-  return cast<YieldOp>(getBodyBlock().getTerminator());
-}
-
 LogicalResult RecomputeOp::verify() {
   if (getNumResults() == 0)
     return emitOpError("must recompute at least one value");
   return success();
-}
-
-LogicalResult RecomputeOp::verifyRegions() {
-  return verifyCkptRegion(getOperation(), getBody());
 }
 
 void RecomputeOp::getEffects(
@@ -212,18 +196,6 @@ void RecomputeOp::getEffects(
 // CheckpointOp
 //===----------------------------------------------------------------------===//
 
-ParseResult CheckpointOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseCkptRegionOp(parser, result);
-}
-
-void CheckpointOp::print(OpAsmPrinter &p) {
-  printCkptRegionOp(p, getOperation(), getBody());
-}
-
-YieldOp CheckpointOp::getYield() {
-  return cast<YieldOp>(getBodyBlock().getTerminator());
-}
-
 LogicalResult CheckpointOp::verify() {
   if (getNumResults() == 0)
     return emitOpError("must produce at least one value");
@@ -233,10 +205,6 @@ LogicalResult CheckpointOp::verify() {
     return emitOpError("works on tensors only; expand it with ckpt-remat "
                        "before bufferization");
   return success();
-}
-
-LogicalResult CheckpointOp::verifyRegions() {
-  return verifyCkptRegion(getOperation(), getBody());
 }
 
 #define GET_OP_CLASSES

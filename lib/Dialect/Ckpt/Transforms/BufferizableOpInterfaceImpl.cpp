@@ -29,10 +29,11 @@ using namespace mlir::ckpt;
 
 namespace {
 
-/// Analysis answers shared by both region ops: inputs are read, never written
-/// and never aliased by a result; region arguments are read-only.
+/// Operand answers shared by all ckpt ops: every tensor operand is read,
+/// never written, and aliased by no result (region results are fresh buffers,
+/// yielded values are handed to the parent).
 template <typename ConcreteModel, typename ConcreteOp>
-struct CkptRegionOpModel
+struct ReadOnlyOperandsModel
     : public BufferizableOpInterface::ExternalModel<ConcreteModel, ConcreteOp> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
                               const AnalysisState &state) const {
@@ -48,7 +49,13 @@ struct CkptRegionOpModel
                                       const AnalysisState &state) const {
     return {};
   }
+};
 
+/// Analysis answers shared by both region ops: results are new allocations
+/// and region arguments (the saved inputs) are read-only.
+template <typename ConcreteModel, typename ConcreteOp>
+struct CkptRegionOpModel
+    : public ReadOnlyOperandsModel<ConcreteModel, ConcreteOp> {
   bool bufferizesToAllocation(Operation *op, Value value) const {
     return isa<OpResult>(value);
   }
@@ -210,22 +217,7 @@ static bool isViewOfBlockArgument(Value buffer, Block *block) {
 /// Bufferization of `ckpt.yield`: yields buffers of exactly the parent's
 /// result types, each a buffer the region owns.
 struct YieldOpInterface
-    : public BufferizableOpInterface::ExternalModel<YieldOpInterface, YieldOp> {
-  bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
-                              const AnalysisState &state) const {
-    return true;
-  }
-
-  bool bufferizesToMemoryWrite(Operation *op, OpOperand &opOperand,
-                               const AnalysisState &state) const {
-    return false;
-  }
-
-  AliasingValueList getAliasingValues(Operation *op, OpOperand &opOperand,
-                                      const AnalysisState &state) const {
-    return {};
-  }
-
+    : public ReadOnlyOperandsModel<YieldOpInterface, YieldOp> {
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
@@ -257,8 +249,8 @@ struct YieldOpInterface
         // the recomputed value must be a buffer of its own.
         FailureOr<Value> copy =
             options.createAlloc(rewriter, yield.getLoc(), memrefType, {});
-        if (failed(copy) ||
-            failed(options.createMemCpy(rewriter, yield.getLoc(), owned, *copy)))
+        if (failed(copy) || failed(options.createMemCpy(
+                                rewriter, yield.getLoc(), owned, *copy)))
           return failure();
         owned = *copy;
       } else if (owned.getType() != memrefType) {

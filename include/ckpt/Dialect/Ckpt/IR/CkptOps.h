@@ -17,6 +17,18 @@
 
 namespace mlir::ckpt {
 class YieldOp;
+
+namespace detail {
+/// Parses the shared assembly format of the ckpt region ops:
+/// `(%arg = %operand : type, ...) -> (types) { body } attributes {...}`.
+ParseResult parseRegionOp(OpAsmParser &parser, OperationState &result);
+/// Prints the shared assembly format of the ckpt region ops.
+void printRegionOp(OpAsmPrinter &p, Operation *op);
+/// Verifies a ckpt region op: block arguments match the inputs, the yield
+/// matches the results, and the body only holds ops that can be executed a
+/// second time without changing the program.
+LogicalResult verifyRegionOp(Operation *op);
+} // namespace detail
 } // namespace mlir::ckpt
 
 #define GET_OP_CLASSES

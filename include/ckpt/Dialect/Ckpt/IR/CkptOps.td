@@ -13,12 +13,53 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 
 //===----------------------------------------------------------------------===//
+// Region ops: shared shape of ckpt.recompute and ckpt.checkpoint
+//===----------------------------------------------------------------------===//
+
+// Operands become the block arguments of a single isolated block; ckpt.yield
+// returns the results. Both ops share the assembly format
+//   (%arg = %operand : type, ...) -> (types) { body } attributes {...}
+// and the region verifier (see CkptOps.cpp).
+class Ckpt_RegionOp<string mnemonic, list<Trait> traits = []>
+    : Ckpt_Op<mnemonic, !listconcat(traits, [IsolatedFromAbove, SingleBlock])> {
+  let arguments = (ins Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The single block of the region.
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The block arguments that stand for the inputs inside the region.
+    ::mlir::Block::BlockArgListType getRegionInputs() {
+      return getBodyBlock().getArguments();
+    }
+    /// The terminator returning the region's results.
+    YieldOp getYield();
+  }];
+  let extraClassDefinition = [{
+    ::mlir::ckpt::YieldOp $cppClass::getYield() {
+      return ::llvm::cast<::mlir::ckpt::YieldOp>(getBodyBlock().getTerminator());
+    }
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser,
+                                         ::mlir::OperationState &result) {
+      return ::mlir::ckpt::detail::parseRegionOp(parser, result);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &p) {
+      ::mlir::ckpt::detail::printRegionOp(p, getOperation());
+    }
+    ::llvm::LogicalResult $cppClass::verifyRegions() {
+      return ::mlir::ckpt::detail::verifyRegionOp(getOperation());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // ckpt.recompute
 //===----------------------------------------------------------------------===//
 
-def Ckpt_RecomputeOp : Ckpt_Op<"recompute", [
-    IsolatedFromAbove,
-    SingleBlock,
+def Ckpt_RecomputeOp : Ckpt_RegionOp<"recompute", [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
   ]> {
   let summary = "recomputes forward values from saved ones";
@@ -63,31 +104,13 @@ def Ckpt_RecomputeOp : Ckpt_Op<"recompute", [
     }
     ```
   }];
-  let arguments = (ins Variadic<AnyType>:$inputs);
-  let results = (outs Variadic<AnyType>:$results);
-  let regions = (region SizedRegion<1>:$body);
-  let hasCustomAssemblyFormat = 1;
-  let hasVerifier = 1;
-  let hasRegionVerifier = 1;
-  let extraClassDeclaration = [{
-    /// The single block of the region.
-    ::mlir::Block &getBodyBlock() { return getBody().front(); }
-    /// The block arguments that stand for the inputs inside the region.
-    ::mlir::Block::BlockArgListType getRegionInputs() {
-      return getBodyBlock().getArguments();
-    }
-    /// The terminator yielding the recomputed values.
-    YieldOp getYield();
-  }];
 }
 
 //===----------------------------------------------------------------------===//
 // ckpt.checkpoint
 //===----------------------------------------------------------------------===//
 
-def Ckpt_CheckpointOp : Ckpt_Op<"checkpoint", [
-    IsolatedFromAbove,
-    SingleBlock,
+def Ckpt_CheckpointOp : Ckpt_RegionOp<"checkpoint", [
     RecursiveMemoryEffects
   ]> {
   let summary = "user-marked forward region whose inner values are recomputed";
@@ -118,22 +141,6 @@ def Ckpt_CheckpointOp : Ckpt_Op<"checkpoint", [
       ckpt.yield %m : tensor<64x128xf32>
     }
     ```
-  }];
-  let arguments = (ins Variadic<AnyType>:$inputs);
-  let results = (outs Variadic<AnyType>:$results);
-  let regions = (region SizedRegion<1>:$body);
-  let hasCustomAssemblyFormat = 1;
-  let hasVerifier = 1;
-  let hasRegionVerifier = 1;
-  let extraClassDeclaration = [{
-    /// The single block of the region.
-    ::mlir::Block &getBodyBlock() { return getBody().front(); }
-    /// The block arguments that stand for the inputs inside the region.
-    ::mlir::Block::BlockArgListType getRegionInputs() {
-      return getBodyBlock().getArguments();
-    }
-    /// The terminator yielding the region's results.
-    YieldOp getYield();
   }];
 }
 

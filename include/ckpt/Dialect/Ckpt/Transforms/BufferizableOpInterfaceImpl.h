@@ -1,4 +1,5 @@
-//===- BufferizableOpInterfaceImpl.h - bufferization of ckpt ops -*- C++ -*-===//
+//===- BufferizableOpInterfaceImpl.h - bufferization of ckpt ops -*- C++
+//-*-===//
 
 #ifndef CKPT_DIALECT_CKPT_TRANSFORMS_BUFFERIZABLEOPINTERFACEIMPL_H
 #define CKPT_DIALECT_CKPT_TRANSFORMS_BUFFERIZABLEOPINTERFACEIMPL_H
