@@ -29,6 +29,7 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.ckpt_tools_dir, config.llvm_tools_dir]
 tools = [
     "ckpt-opt",
+    "ckpt-plan",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
 ]
