@@ -5,16 +5,16 @@
 // The dynamic program is in the spirit of rotor (Beaumont et al., "Optimal
 // checkpointing for heterogeneous chains"), written for this memory model:
 //
-//   opt(s, t, k, m): least cost to produce g(s) from f(s-1) and g(t+1), where
-//   f(t) is resident iff k, within m bytes counting f(s-1), g(t+1) and
-//   everything computed inside. On exit f(s-1) stays resident only if g(s-1)
-//   reads it, so every free happens where scheduleFromComputeSequence puts
-//   it and the program's accounting is exact.
+//   opt(s, t, k, e, m): least cost to produce g(s) from f(s-1) and g(t+1),
+//   where f(t) is resident iff k, within m bytes counting f(s-1), g(t+1) and
+//   everything computed inside. On exit f(s-1) is still resident iff e;
+//   otherwise it is freed after its last use inside. Every free thus happens
+//   where scheduleFromComputeSequence puts it and the accounting is exact.
 //
 //   Either s == t: compute f(s) if g(s) reads it and it is not resident, then
-//   g(s); or pick j in (s, t]: sweep f(s)..f(j-1) keeping only the running
-//   value, solve (j, t, k) with f(j-1) as checkpoint, then (s, j-1, k') where
-//   k' says whether g(j-1) kept f(j-1).
+//   g(s); or pick j in (s, t] and e' (keep f(j-1) for g(j-1) or recompute
+//   it): sweep f(s)..f(j-1) keeping only the running value, solve
+//   (j, t, k, e') with f(j-1) as checkpoint, then (s, j-1, e', e).
 //
 // Memory is measured in slots; when the sizes do not share a divisor that
 // makes the grid small enough, sizes are rounded up (still valid, possibly
@@ -94,28 +94,32 @@ public:
   /// True when sizes are exact multiples of the slot size.
   bool isExact() const { return exact; }
   /// Least cost of the whole chain, kInfeasibleCost when none fits.
-  uint64_t solve() { return opt(1, layers, false, budgetSlots); }
+  uint64_t solve() { return opt(1, layers, false, false, budgetSlots); }
   /// The computations of the optimal schedule.
   std::vector<NodeIndex> sequence() {
     std::vector<NodeIndex> result;
-    emit(1, layers, false, budgetSlots, result);
+    emit(1, layers, false, false, budgetSlots, result);
     return result;
   }
 
 private:
-  uint64_t opt(unsigned s, unsigned t, bool k, unsigned m);
-  void emit(unsigned s, unsigned t, bool k, unsigned m,
+  uint64_t opt(unsigned s, unsigned t, bool k, bool e, unsigned m);
+  void emit(unsigned s, unsigned t, bool k, bool e, unsigned m,
             std::vector<NodeIndex> &out);
-  size_t cell(unsigned s, unsigned t, bool k, unsigned m) const {
-    return ((static_cast<size_t>(s) * (layers + 1) + t) * 2 + k) *
+  size_t cell(unsigned s, unsigned t, bool k, bool e, unsigned m) const {
+    return (((static_cast<size_t>(s) * (layers + 1) + t) * 2 + k) * 2 + e) *
                (budgetSlots + 1) +
            m;
   }
-  /// Whether f(s-1) must stay resident while solving (s, t) by splitting at j.
-  bool keepsInput(unsigned s, unsigned j) const {
-    return s >= 2 && (j - 1 > s || chain.readsInput[s] ||
-                      chain.readsOutput[s - 1]);
+  /// Whether f(s-1) must stay resident through the sweep and the right part
+  /// when (s, t) is split at j: the left part (s, j-1) reads it unless it is
+  /// the single layer s whose g(s) needs neither f(s-1) nor a recomputed f(s).
+  bool keepsInput(unsigned s, unsigned j, bool keepCheckpoint, bool e) const {
+    return s >= 2 && (j - 1 > s || chain.readsInput[s] || e ||
+                      (chain.readsOutput[s] && !keepCheckpoint));
   }
+  /// The choices of one split: j and whether f(j-1) is kept for g(j-1).
+  static uint16_t encodeChoice(unsigned j, bool keep) { return 2 * j + keep; }
   /// Slots of the forward value fi (f0 is not a node: 0).
   uint64_t a(unsigned i) const { return forwardSlots[i]; }
   /// Slots of the gradient gi (g(L+1) is not a node: 0).
@@ -139,9 +143,9 @@ ChainProgram::ChainProgram(const RematProblem &problem,
   uint64_t available = budgetBytes - problem.getConstantBytes();
   // Keep the memo table within a few million cells.
   constexpr size_t kMaxCells = 8'000'000;
-  size_t cellsPerSlot = static_cast<size_t>(layers + 1) * (layers + 1) * 2;
+  size_t cellsPerSlot = static_cast<size_t>(layers + 1) * (layers + 1) * 4;
   uint64_t maxSlots = kMaxCells / cellsPerSlot;
-  if (maxSlots < 16 || layers >= 65535)
+  if (maxSlots < 16 || layers >= 32767)
     return;
   uint64_t quantum = 0;
   for (unsigned i = 1; i <= layers; ++i) {
@@ -167,8 +171,9 @@ ChainProgram::ChainProgram(const RematProblem &problem,
   memoChoice.assign(cells, 0);
 }
 
-uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, unsigned m) {
-  size_t index = cell(s, t, k, m);
+uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, bool e,
+                          unsigned m) {
+  size_t index = cell(s, t, k, e, m);
   // kInfeasibleCost - 1 marks "not computed yet".
   if (memoCost[index] != kInfeasibleCost - 1)
     return memoCost[index];
@@ -177,8 +182,7 @@ uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, unsigned m) {
   uint64_t outsideGradient = d(t + 1);
   if (s == t) {
     bool computeOutput = chain.readsOutput[s] && !k;
-    bool inputResident =
-        s >= 2 && (chain.readsInput[s] || chain.readsOutput[s - 1]);
+    bool inputResident = s >= 2 && (chain.readsInput[s] || e);
     uint64_t peak =
         (inputResident ? a(s - 1) : 0) + outsideGradient +
         (chain.readsOutput[s] ? a(s) : 0) + d(s);
@@ -193,28 +197,33 @@ uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, unsigned m) {
     for (unsigned j = s + 1; j <= t; ++j) {
       unsigned i = j - 1;
       sweepCost += problem.cost(chain.forward[i - 1]);
-      bool keepInput = keepsInput(s, j);
-      // Peak of the sweep: computing fi reads f(i-1).
+      // Peak of the sweep: computing fi reads f(i-1); f(s-1) is counted in
+      // full, which only matters for j - 1 > s where it is kept anyway.
       uint64_t sweepPeak = resident + a(s - 1) + a(s);
       for (unsigned step = s + 1; step <= i; ++step)
-        sweepPeak = std::max(sweepPeak, resident +
-                                            (keepInput ? a(s - 1) : 0) +
-                                            a(step - 1) + a(step));
+        sweepPeak = std::max(sweepPeak,
+                             resident + a(s - 1) + a(step - 1) + a(step));
       if (sweepPeak > m)
         break;
-      uint64_t inputSlots = keepInput ? a(s - 1) : 0;
-      if (inputSlots > m)
-        continue;
-      uint64_t right = opt(j, t, k, m - inputSlots);
-      if (right == kInfeasibleCost)
-        continue;
-      uint64_t left = opt(s, j - 1, chain.readsOutput[j - 1], m);
-      if (left == kInfeasibleCost)
-        continue;
-      uint64_t total = sweepCost + right + left;
-      if (total < best) {
-        best = total;
-        bestChoice = j;
+      for (bool keepCheckpoint : {false, true}) {
+        // Keeping f(j-1) only helps when g(j-1) reads it.
+        if (keepCheckpoint && !chain.readsOutput[j - 1])
+          continue;
+        uint64_t inputSlots =
+            keepsInput(s, j, keepCheckpoint, e) ? a(s - 1) : 0;
+        if (inputSlots > m)
+          continue;
+        uint64_t right = opt(j, t, k, keepCheckpoint, m - inputSlots);
+        if (right == kInfeasibleCost)
+          continue;
+        uint64_t left = opt(s, j - 1, keepCheckpoint, e, m);
+        if (left == kInfeasibleCost)
+          continue;
+        uint64_t total = sweepCost + right + left;
+        if (total < best) {
+          best = total;
+          bestChoice = encodeChoice(j, keepCheckpoint);
+        }
       }
     }
   }
@@ -223,10 +232,12 @@ uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, unsigned m) {
   return best;
 }
 
-void ChainProgram::emit(unsigned s, unsigned t, bool k, unsigned m,
+void ChainProgram::emit(unsigned s, unsigned t, bool k, bool e, unsigned m,
                         std::vector<NodeIndex> &out) {
-  opt(s, t, k, m);
-  unsigned j = memoChoice[cell(s, t, k, m)];
+  opt(s, t, k, e, m);
+  uint16_t choice = memoChoice[cell(s, t, k, e, m)];
+  unsigned j = choice / 2;
+  bool keepCheckpoint = choice % 2;
   if (j == 0) {
     if (chain.readsOutput[s] && !k)
       out.push_back(chain.forward[s - 1]);
@@ -235,9 +246,9 @@ void ChainProgram::emit(unsigned s, unsigned t, bool k, unsigned m,
   }
   for (unsigned i = s; i < j; ++i)
     out.push_back(chain.forward[i - 1]);
-  uint64_t inputSlots = keepsInput(s, j) ? a(s - 1) : 0;
-  emit(j, t, k, m - inputSlots, out);
-  emit(s, j - 1, chain.readsOutput[j - 1], m, out);
+  uint64_t inputSlots = keepsInput(s, j, keepCheckpoint, e) ? a(s - 1) : 0;
+  emit(j, t, k, keepCheckpoint, m - inputSlots, out);
+  emit(s, j - 1, keepCheckpoint, e, m, out);
 }
 
 bool ckpt::planner::isTrainingChain(const RematProblem &problem) {
