@@ -31,6 +31,7 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.ckpt_tools_dir, config.llvm_tools_dir]
 tools = [
     "ckpt-opt",
+    "ckpt-plan",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("llvm-nm", unresolved="fatal"),

@@ -1,0 +1,28 @@
+//===- GraphJSON.h - networkx node-link JSON reader -----------------------===//
+
+#ifndef CKPT_PLANNER_GRAPHJSON_H
+#define CKPT_PLANNER_GRAPHJSON_H
+
+#include "ckpt/Planner/RematProblem.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+namespace ckpt {
+namespace planner {
+
+/// Reads a problem from networkx node-link JSON:
+/// `{"directed": true, "nodes": [{"id": 0, "name": "conv1", "backward": false,
+///   "cost_cpu": 385, "cost_ram": 3288334336}, ...],
+///   "links": [{"source": 0, "target": 1}, ...]}`.
+/// `cost_cpu` is the compute cost, `cost_ram` the output bytes. Optional node
+/// fields: `policy` (`must_save`, `prefer_save`, `prefer_recompute`,
+/// `must_recompute`, `default`), `recomputable` (bool), `name`, `backward`
+/// (default false). Optional graph field: `constant_bytes`. Node order in the
+/// file is the original order. Errors name the offending node or link.
+llvm::Expected<RematProblem> parseGraphJSON(llvm::StringRef text);
+
+} // namespace planner
+} // namespace ckpt
+
+#endif // CKPT_PLANNER_GRAPHJSON_H

@@ -1,0 +1,150 @@
+//===- Solvers.h - Rematerialization solvers ------------------------------===//
+//
+// Every solver takes a problem and a budget in bytes and returns a schedule.
+// planRemat is the entry point for clients: it dispatches on the solver
+// name, validates the result independently and turns an unmet budget into an
+// error that states the smallest feasible peak found.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_PLANNER_SOLVERS_H
+#define CKPT_PLANNER_SOLVERS_H
+
+#include "ckpt/Planner/RematProblem.h"
+#include "ckpt/Planner/Schedule.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ckpt {
+namespace planner {
+
+/// The available solvers.
+enum class SolverKind {
+  /// The baseline: no rematerialization.
+  None,
+  /// Keep every k-th forward node, recompute the segments in between
+  /// (`torch.utils.checkpoint.checkpoint_sequential`).
+  Uniform,
+  /// Dynamic programming, optimal for training chains (rotor/Revolve style).
+  ChainDP,
+  /// Eviction heuristic for large general DAGs.
+  Greedy,
+  /// Mixed-integer program solved by CBC, exact within its schedule class.
+  ILP,
+  /// Picks solvers by graph size and structure and keeps the best result.
+  Auto,
+};
+
+/// A solver name as written on the command line: `none`, `uniform:K`,
+/// `chain-dp`, `greedy`, `ilp` or `auto`.
+struct SolverSpec {
+  /// Which solver.
+  SolverKind kind = SolverKind::Auto;
+  /// Checkpoint interval k for SolverKind::Uniform (k >= 1).
+  unsigned uniformInterval = 1;
+
+  /// Spells the spec back (`uniform:4`).
+  std::string str() const;
+};
+
+/// Parses a solver name; the error lists the accepted names.
+llvm::Expected<SolverSpec> parseSolverSpec(llvm::StringRef text);
+
+/// Knobs shared by the solvers.
+struct SolverOptions {
+  /// Wall-clock limit for the ILP solver (and for `auto`'s use of it).
+  double timeLimitSeconds = 60;
+  /// `auto` runs the ILP only on graphs with at most this many nodes.
+  unsigned autoILPMaxNodes = 300;
+};
+
+/// A solver's answer.
+struct PlanResult {
+  /// True when the schedule meets the budget.
+  bool isFeasible = false;
+  /// The schedule (empty when infeasible).
+  Schedule schedule;
+  /// Peak bytes of the schedule, as measured by validateSchedule.
+  uint64_t peakBytes = 0;
+  /// Cost of the schedule, as measured by validateSchedule.
+  uint64_t costUnits = 0;
+  /// Wall-clock time the solver took.
+  double solveTimeSeconds = 0;
+  /// Relative gap (cost - bound) / cost between the schedule and the best
+  /// lower bound on the cost within the solver's schedule class, when known
+  /// (0 when the solver proved optimality in that class).
+  std::optional<double> optimalityGap;
+  /// The solver that produced the schedule (`auto` names its choice:
+  /// `auto(ilp)`).
+  std::string solverName;
+};
+
+/// The baseline schedule; feasible iff its peak fits \p budgetBytes.
+llvm::Expected<PlanResult> solveBaseline(const RematProblem &problem,
+                                         uint64_t budgetBytes);
+
+/// Keeps every \p interval-th forward node (and every node that may not be
+/// recomputed), frees the other forward values after their last forward use
+/// and recomputes them on demand in the backward phase. Problems without
+/// backward nodes treat all nodes as forward. Ignores the budget except to
+/// report feasibility.
+llvm::Expected<PlanResult> solveUniform(const RematProblem &problem,
+                                        uint64_t budgetBytes,
+                                        unsigned interval);
+
+/// Optimal persistent-checkpointing dynamic program for training chains:
+/// forward nodes f1..fL forming a path, then backward nodes gL..g1 forming a
+/// path, where gi reads only g(i+1), fi and f(i-1). Costs and sizes may differ
+/// per layer. Fails with an error on any other structure or on must_* and
+/// non-recomputable nodes.
+llvm::Expected<PlanResult> solveChainDP(const RematProblem &problem,
+                                        uint64_t budgetBytes);
+
+/// True when \p problem has the training-chain structure solveChainDP needs.
+bool isTrainingChain(const RematProblem &problem);
+
+/// Simulates the original order and, whenever the next computation would
+/// exceed the budget, evicts resident values that are not needed right now,
+/// preferring many bytes per unit of recompute cost and distant next uses;
+/// evicted values are recomputed on demand. Runs in about O(n log n + n·r)
+/// for r resident values.
+llvm::Expected<PlanResult> solveGreedy(const RematProblem &problem,
+                                       uint64_t budgetBytes);
+
+/// Checkmate-style MILP over stage schedules (stage t recomputes some
+/// ancestors of node t, then computes node t), with memory bounded per stage
+/// by everything resident at the stage start plus everything computed in the
+/// stage. Solved with CBC under \p options.timeLimitSeconds; returns the
+/// incumbent and its gap.
+llvm::Expected<PlanResult> solveILP(const RematProblem &problem,
+                                    uint64_t budgetBytes,
+                                    const SolverOptions &options);
+
+/// Runs chain-dp on training chains, the ILP on graphs up to
+/// options.autoILPMaxNodes nodes, and greedy everywhere; returns the cheapest
+/// valid schedule within the budget.
+llvm::Expected<PlanResult> solveAuto(const RematProblem &problem,
+                                     uint64_t budgetBytes,
+                                     const SolverOptions &options);
+
+/// Runs \p spec on \p problem and validates its schedule independently:
+/// peak and cost in the result are the validator's. A budget no solver run
+/// could meet is an error that states the smallest feasible peak found.
+llvm::Expected<PlanResult> planRemat(const RematProblem &problem,
+                                     uint64_t budgetBytes,
+                                     const SolverSpec &spec,
+                                     const SolverOptions &options = {});
+
+/// Smallest peak the greedy solver reaches, found by bisection on the budget;
+/// an upper bound on the smallest feasible peak.
+uint64_t smallestFeasiblePeakFound(const RematProblem &problem);
+
+} // namespace planner
+} // namespace ckpt
+
+#endif // CKPT_PLANNER_SOLVERS_H

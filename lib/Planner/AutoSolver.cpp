@@ -1,0 +1,61 @@
+//===- AutoSolver.cpp - Solver selection by graph size and structure ------===//
+//
+// chain-dp is exact and fast on training chains; the ILP is exact within its
+// class but only affordable on small graphs; greedy always runs, both as the
+// answer for large graphs and as a safety net when the ILP times out without
+// an incumbent. The cheapest feasible schedule wins; ties go to the lower
+// peak.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanSupport.h"
+
+using namespace ckpt::planner;
+
+llvm::Expected<PlanResult>
+ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
+                         const SolverOptions &options) {
+  SolveTimer timer;
+  std::optional<PlanResult> best;
+  auto consider = [&](llvm::Expected<PlanResult> candidate) -> llvm::Error {
+    if (!candidate)
+      return candidate.takeError();
+    if (!candidate->isFeasible)
+      return llvm::Error::success();
+    bool isBetter = !best || candidate->costUnits < best->costUnits ||
+                    (candidate->costUnits == best->costUnits &&
+                     candidate->peakBytes < best->peakBytes);
+    if (isBetter)
+      best = std::move(*candidate);
+    return llvm::Error::success();
+  };
+
+  // The baseline answers every budget it fits, at zero overhead.
+  llvm::Expected<PlanResult> baseline = solveBaseline(problem, budgetBytes);
+  if (baseline && baseline->isFeasible) {
+    baseline->solverName = "auto(none)";
+    baseline->solveTimeSeconds = timer.elapsedSeconds();
+    return baseline;
+  }
+  llvm::consumeError(baseline.takeError());
+
+  if (isTrainingChain(problem))
+    if (llvm::Error error = consider(solveChainDP(problem, budgetBytes)))
+      return std::move(error);
+  if (llvm::Error error = consider(solveGreedy(problem, budgetBytes)))
+    return std::move(error);
+  std::optional<double> gap = best ? best->optimalityGap : std::nullopt;
+  bool alreadyOptimal = gap && *gap == 0;
+  if (!alreadyOptimal && problem.size() <= options.autoILPMaxNodes) {
+    SolverOptions ilpOptions = options;
+    ilpOptions.timeLimitSeconds =
+        std::max(0.5, options.timeLimitSeconds - timer.elapsedSeconds());
+    if (llvm::Error error = consider(solveILP(problem, budgetBytes, ilpOptions)))
+      return std::move(error);
+  }
+  if (!best)
+    return infeasiblePlan("auto", timer);
+  best->solverName = "auto(" + best->solverName + ")";
+  best->solveTimeSeconds = timer.elapsedSeconds();
+  return std::move(*best);
+}

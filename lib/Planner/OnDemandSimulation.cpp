@@ -1,0 +1,252 @@
+//===- OnDemandSimulation.cpp - Recompute-on-demand schedule builder ------===//
+
+#include "OnDemandSimulation.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ckpt::planner;
+
+namespace {
+
+class OnDemandSimulation {
+public:
+  OnDemandSimulation(const RematProblem &problem, const OnDemandConfig &config)
+      : problem(problem), config(config), n(problem.size()),
+        resident(n, false), residentSlot(n, ~0u), remainingUses(n),
+        lastUse(n), pinStamp(n, 0), pendingReads(n, 0), fullyRecomputable(n), staleCopy(n, false) {
+    for (NodeIndex v = 0; v < n; ++v) {
+      remainingUses[v] = problem.successors(v).size();
+      lastUse[v] = problem.neededUntil(v);
+      bool ok = problem.mayRecompute(v);
+      for (NodeIndex u : problem.predecessors(v))
+        ok = ok && fullyRecomputable[u];
+      fullyRecomputable[v] = ok;
+    }
+    residentBytes = problem.getConstantBytes();
+  }
+
+  std::optional<std::vector<NodeIndex>> run();
+
+private:
+  /// Computes every non-resident value that \p target needs, then target.
+  bool materialize(NodeIndex target, unsigned stage);
+  bool makeRoom(uint64_t bytesNeeded, unsigned stage);
+  void compute(NodeIndex v);
+  void release(NodeIndex v);
+  /// True when \p v can be recomputed at any point up to stage \p until:
+  /// every input is recomputable from scratch or is a value that is never
+  /// evicted and stays resident long enough.
+  bool canRematerializeUntil(NodeIndex v, unsigned until, unsigned depth);
+  /// A value without remaining consumers may still be needed to recompute a
+  /// must_recompute value; one that cannot itself be recomputed then stays.
+  bool isDead(NodeIndex v, unsigned stage) const {
+    return problem.mayRecompute(v) || stage >= lastUse[v];
+  }
+
+  const RematProblem &problem;
+  const OnDemandConfig &config;
+  unsigned n;
+  std::vector<bool> resident;
+  std::vector<unsigned> residentSlot;
+  std::vector<NodeIndex> residentList;
+  std::vector<unsigned> remainingUses;
+  std::vector<unsigned> lastUse;
+  std::vector<unsigned> pinStamp;
+  std::vector<unsigned> pendingReads;
+  unsigned currentPin = 0;
+  std::vector<bool> fullyRecomputable;
+  /// A must_recompute copy past its last forward use; it must be recomputed
+  /// before any further use.
+  std::vector<bool> staleCopy;
+  uint64_t residentBytes = 0;
+  std::vector<NodeIndex> sequence;
+};
+
+} // namespace
+
+void OnDemandSimulation::compute(NodeIndex v) {
+  resident[v] = true;
+  staleCopy[v] = false;
+  residentSlot[v] = residentList.size();
+  residentList.push_back(v);
+  residentBytes += problem.bytes(v);
+  sequence.push_back(v);
+}
+
+void OnDemandSimulation::release(NodeIndex v) {
+  if (!resident[v])
+    return;
+  resident[v] = false;
+  residentBytes -= problem.bytes(v);
+  unsigned slot = residentSlot[v];
+  NodeIndex moved = residentList.back();
+  residentList[slot] = moved;
+  residentSlot[moved] = slot;
+  residentList.pop_back();
+  residentSlot[v] = ~0u;
+}
+
+bool OnDemandSimulation::canRematerializeUntil(NodeIndex v, unsigned until,
+                                               unsigned depth) {
+  if (!problem.mayRecompute(v))
+    return false;
+  if (fullyRecomputable[v])
+    return true;
+  // Deep chains of partially recomputable values are rare; refusing them
+  // only keeps a value resident.
+  if (depth > 64)
+    return false;
+  for (NodeIndex u : problem.predecessors(v)) {
+    if (fullyRecomputable[u])
+      continue;
+    if (!problem.mayRecompute(u)) {
+      if (!resident[u] || lastUse[u] < until)
+        return false;
+      continue;
+    }
+    if (!canRematerializeUntil(u, until, depth + 1))
+      return false;
+  }
+  return true;
+}
+
+bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
+  uint64_t budget = config.budgetBytes;
+  while (residentBytes + bytesNeeded > budget) {
+    if (!config.evictUnderPressure)
+      return false;
+    NodeIndex best = ~0u;
+    double bestScore = -1;
+    for (NodeIndex v : residentList) {
+      if (pinStamp[v] == currentPin || problem.bytes(v) == 0 ||
+          problem.isSink(v) || remainingUses[v] == 0)
+        continue;
+      if (!problem.mayRecompute(v))
+        continue;
+      double rematCost = problem.cost(v);
+      for (NodeIndex u : problem.predecessors(v))
+        if (!resident[u])
+          rematCost += problem.cost(u);
+      switch (problem.node(v).policy) {
+      case RematPolicy::PreferSave:
+        rematCost = rematCost * 4 + 1;
+        break;
+      case RematPolicy::PreferRecompute:
+        rematCost /= 4;
+        break;
+      default:
+        break;
+      }
+      auto consumers = problem.successors(v);
+      NodeIndex nextUse = consumers[consumers.size() - remainingUses[v]];
+      double distance = nextUse > stage ? nextUse - stage : 0;
+      double score = problem.bytes(v) *
+                     std::pow(distance + 1, config.distanceExponent) /
+                     (rematCost + 1e-9);
+      if (score > bestScore && canRematerializeUntil(v, lastUse[v], 0)) {
+        bestScore = score;
+        best = v;
+      }
+    }
+    if (best == ~0u)
+      return false;
+    release(best);
+  }
+  return true;
+}
+
+bool OnDemandSimulation::materialize(NodeIndex target, unsigned stage) {
+  // Collect the non-resident (or stale) ancestors target needs. Indices are a
+  // topological order, so sorting them gives a valid computation order.
+  std::vector<NodeIndex> missing;
+  std::vector<NodeIndex> worklist{target};
+  ++currentPin;
+  pinStamp[target] = currentPin;
+  while (!worklist.empty()) {
+    NodeIndex v = worklist.back();
+    worklist.pop_back();
+    missing.push_back(v);
+    for (NodeIndex u : problem.predecessors(v)) {
+      if (pinStamp[u] == currentPin)
+        continue;
+      pinStamp[u] = currentPin;
+      if (resident[u] && !staleCopy[u])
+        continue;
+      if (!problem.mayRecompute(u))
+        return false;
+      // A stale must_recompute copy is freed and recomputed.
+      release(u);
+      worklist.push_back(u);
+    }
+  }
+  llvm::sort(missing);
+  // Values read only by this rebuild die after their last reader here, as
+  // scheduleFromComputeSequence will free them; tracking that keeps the
+  // simulated memory close to the real one.
+  for (NodeIndex v : missing)
+    for (NodeIndex u : problem.predecessors(v))
+      ++pendingReads[u];
+  bool ok = true;
+  for (NodeIndex v : missing) {
+    if (!makeRoom(problem.bytes(v), stage)) {
+      ok = false;
+      break;
+    }
+    compute(v);
+    for (NodeIndex u : problem.predecessors(v))
+      if (--pendingReads[u] == 0 && v != target && remainingUses[u] == 0 &&
+          !problem.isSink(u) && isDead(u, stage))
+        release(u);
+  }
+  for (NodeIndex v : missing)
+    for (NodeIndex u : problem.predecessors(v))
+      pendingReads[u] = 0;
+  return ok;
+}
+
+std::optional<std::vector<NodeIndex>> OnDemandSimulation::run() {
+  for (unsigned stage = 0; stage < n; ++stage) {
+    if (!materialize(stage, stage))
+      return std::nullopt;
+    if (problem.getConstantBytes() > config.budgetBytes)
+      return std::nullopt;
+    for (NodeIndex u : problem.predecessors(stage)) {
+      --remainingUses[u];
+      if (remainingUses[u] == 0 && isDead(u, stage))
+        release(u);
+      else if (problem.needsPhaseSplit(u) &&
+               problem.lastForwardConsumer(u) == stage)
+        staleCopy[u] = true;
+    }
+    // Values recomputed only to rebuild others die with the stage.
+    for (size_t i = 0; i < residentList.size();) {
+      NodeIndex v = residentList[i];
+      if (remainingUses[v] == 0 && !problem.isSink(v) && isDead(v, stage)) {
+        release(v);
+        continue;
+      }
+      ++i;
+    }
+    for (NodeIndex u : problem.predecessors(stage)) {
+      if (!resident[u] || config.dropAfterStage.empty())
+        continue;
+      std::optional<NodeIndex> dropStage = config.dropAfterStage[u];
+      if (dropStage && *dropStage == stage &&
+          canRematerializeUntil(u, lastUse[u], 0))
+        release(u);
+    }
+    for (NodeIndex u : problem.predecessors(stage))
+      if (staleCopy[u])
+        release(u);
+  }
+  return std::move(sequence);
+}
+
+std::optional<std::vector<NodeIndex>>
+ckpt::planner::simulateOnDemand(const RematProblem &problem,
+                                const OnDemandConfig &config) {
+  return OnDemandSimulation(problem, config).run();
+}

@@ -1,0 +1,46 @@
+//===- PlanSupport.h - Helpers shared by the solvers ----------------------===//
+//
+// Private to the planner library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_LIB_PLANNER_PLANSUPPORT_H
+#define CKPT_LIB_PLANNER_PLANSUPPORT_H
+
+#include "ckpt/Planner/Solvers.h"
+
+#include <chrono>
+
+namespace ckpt {
+namespace planner {
+
+/// Measures a solver's wall-clock time.
+class SolveTimer {
+public:
+  SolveTimer() : start(std::chrono::steady_clock::now()) {}
+  /// Seconds since construction.
+  double elapsedSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
+
+private:
+  std::chrono::steady_clock::time_point start;
+};
+
+/// Validates \p schedule and packages it: metrics come from the validator,
+/// feasibility is peak <= budget. A schedule the validator rejects is an
+/// internal error of \p solverName.
+llvm::Expected<PlanResult> finishPlan(const RematProblem &problem,
+                                      Schedule schedule, uint64_t budgetBytes,
+                                      llvm::StringRef solverName,
+                                      const SolveTimer &timer);
+
+/// A result for a budget the solver could not meet.
+PlanResult infeasiblePlan(llvm::StringRef solverName, const SolveTimer &timer);
+
+} // namespace planner
+} // namespace ckpt
+
+#endif // CKPT_LIB_PLANNER_PLANSUPPORT_H

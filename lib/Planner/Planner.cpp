@@ -1,0 +1,149 @@
+//===- Planner.cpp - Solver dispatch and budget checking ------------------===//
+
+#include "PlanSupport.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace ckpt::planner;
+
+std::string SolverSpec::str() const {
+  switch (kind) {
+  case SolverKind::None:
+    return "none";
+  case SolverKind::Uniform:
+    return llvm::formatv("uniform:{0}", uniformInterval).str();
+  case SolverKind::ChainDP:
+    return "chain-dp";
+  case SolverKind::Greedy:
+    return "greedy";
+  case SolverKind::ILP:
+    return "ilp";
+  case SolverKind::Auto:
+    return "auto";
+  }
+  llvm_unreachable("unknown solver kind");
+}
+
+llvm::Expected<SolverSpec> ckpt::planner::parseSolverSpec(llvm::StringRef text) {
+  SolverSpec spec;
+  llvm::StringRef trimmed = text.trim();
+  if (trimmed == "none")
+    spec.kind = SolverKind::None;
+  else if (trimmed == "chain-dp")
+    spec.kind = SolverKind::ChainDP;
+  else if (trimmed == "greedy")
+    spec.kind = SolverKind::Greedy;
+  else if (trimmed == "ilp")
+    spec.kind = SolverKind::ILP;
+  else if (trimmed == "auto")
+    spec.kind = SolverKind::Auto;
+  else if (trimmed.consume_front("uniform:") &&
+           !trimmed.getAsInteger(10, spec.uniformInterval) &&
+           spec.uniformInterval >= 1)
+    spec.kind = SolverKind::Uniform;
+  else
+    return llvm::createStringError(
+        "unknown solver '" + text.str() +
+        "'; expected one of none, uniform:K (K >= 1), chain-dp, greedy, ilp, "
+        "auto");
+  return spec;
+}
+
+static llvm::Expected<PlanResult> runSolver(const RematProblem &problem,
+                                            uint64_t budgetBytes,
+                                            const SolverSpec &spec,
+                                            const SolverOptions &options) {
+  switch (spec.kind) {
+  case SolverKind::None:
+    return solveBaseline(problem, budgetBytes);
+  case SolverKind::Uniform:
+    return solveUniform(problem, budgetBytes, spec.uniformInterval);
+  case SolverKind::ChainDP:
+    return solveChainDP(problem, budgetBytes);
+  case SolverKind::Greedy:
+    return solveGreedy(problem, budgetBytes);
+  case SolverKind::ILP:
+    return solveILP(problem, budgetBytes, options);
+  case SolverKind::Auto:
+    return solveAuto(problem, budgetBytes, options);
+  }
+  llvm_unreachable("unknown solver kind");
+}
+
+/// A peak no schedule can go below: every computation needs its inputs and
+/// its output resident at once.
+static uint64_t peakLowerBound(const RematProblem &problem) {
+  uint64_t bound = problem.getConstantBytes();
+  for (NodeIndex v = 0; v < problem.size(); ++v) {
+    uint64_t working = problem.getConstantBytes() + problem.bytes(v);
+    for (NodeIndex u : problem.predecessors(v))
+      working += problem.bytes(u);
+    bound = std::max(bound, working);
+  }
+  return bound;
+}
+
+uint64_t ckpt::planner::smallestFeasiblePeakFound(const RematProblem &problem) {
+  // Keeping everything is the most memory any sensible schedule needs.
+  uint64_t feasiblePeak = problem.getConstantBytes();
+  for (NodeIndex v = 0; v < problem.size(); ++v)
+    feasiblePeak += problem.bytes(v);
+  auto tryBudget = [&](uint64_t budget) {
+    llvm::Expected<PlanResult> result = solveGreedy(problem, budget);
+    if (!result) {
+      llvm::consumeError(result.takeError());
+      return false;
+    }
+    if (!result->isFeasible)
+      return false;
+    feasiblePeak = std::min(feasiblePeak, result->peakBytes);
+    return true;
+  };
+  tryBudget(feasiblePeak);
+  tryBudget(baselinePeakBytes(problem));
+  uint64_t low = peakLowerBound(problem);
+  if (low > 0)
+    --low;
+  // Invariant: budgets <= low failed or are impossible, feasiblePeak works.
+  while (low + 1 < feasiblePeak) {
+    uint64_t mid = low + (feasiblePeak - low) / 2;
+    if (!tryBudget(mid))
+      low = mid;
+  }
+  return feasiblePeak;
+}
+
+llvm::Expected<PlanResult> ckpt::planner::planRemat(const RematProblem &problem,
+                                                    uint64_t budgetBytes,
+                                                    const SolverSpec &spec,
+                                                    const SolverOptions &options) {
+  llvm::Expected<PlanResult> result =
+      runSolver(problem, budgetBytes, spec, options);
+  if (!result)
+    return result.takeError();
+  if (!result->isFeasible) {
+    uint64_t smallest = smallestFeasiblePeakFound(problem);
+    if (result->peakBytes > 0 && result->peakBytes < smallest)
+      smallest = result->peakBytes;
+    return llvm::createStringError(
+        llvm::formatv("budget of {0} bytes is infeasible for solver '{1}': "
+                      "the smallest feasible peak found is {2} bytes ({3:P} "
+                      "of the baseline peak {4} bytes)",
+                      budgetBytes, spec.str(), smallest,
+                      static_cast<double>(smallest) /
+                          std::max<uint64_t>(1, baselinePeakBytes(problem)),
+                      baselinePeakBytes(problem))
+            .str());
+  }
+  // Solvers validate their own output; checking again here keeps the
+  // guarantee local to the entry point clients use.
+  llvm::Expected<ScheduleMetrics> metrics =
+      validateSchedule(problem, result->schedule);
+  if (!metrics)
+    return metrics.takeError();
+  if (metrics->peakBytes > budgetBytes || metrics->peakBytes != result->peakBytes ||
+      metrics->costUnits != result->costUnits)
+    return llvm::createStringError("solver '" + result->solverName +
+                                   "' misreported its schedule");
+  return result;
+}

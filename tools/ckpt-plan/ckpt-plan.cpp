@@ -1,0 +1,180 @@
+//===- ckpt-plan.cpp - Rematerialization planner on a graph file ----------===//
+//
+// Reads a networkx node-link JSON graph, plans rematerialization under a
+// budget and prints the plan as JSON or as a table. No IR involved.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Planner/Budget.h"
+#include "ckpt/Planner/GraphJSON.h"
+#include "ckpt/Planner/Solvers.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace ckpt::planner;
+
+namespace {
+
+enum class OutputFormat { JSON, Table };
+
+llvm::cl::OptionCategory planCategory("ckpt-plan options");
+
+llvm::cl::opt<std::string> graphPath("graph", llvm::cl::Required,
+                                     llvm::cl::desc("Graph file (networkx "
+                                                    "node-link JSON)"),
+                                     llvm::cl::value_desc("file"),
+                                     llvm::cl::cat(planCategory));
+llvm::cl::opt<std::string> budgetText(
+    "budget", llvm::cl::init("1.0"),
+    llvm::cl::desc("Memory budget: fraction of the baseline peak ('0.7', "
+                   "'70%') or bytes ('123456', '512MiB', '2GB')"),
+    llvm::cl::cat(planCategory));
+llvm::cl::opt<std::string>
+    solverText("solver", llvm::cl::init("auto"),
+               llvm::cl::desc("none, uniform:K, chain-dp, greedy, ilp or auto"),
+               llvm::cl::cat(planCategory));
+llvm::cl::opt<OutputFormat> outputFormat(
+    "format", llvm::cl::init(OutputFormat::JSON),
+    llvm::cl::desc("Output format"),
+    llvm::cl::values(clEnumValN(OutputFormat::JSON, "json", "JSON object"),
+                     clEnumValN(OutputFormat::Table, "table",
+                                "human-readable table")),
+    llvm::cl::cat(planCategory));
+llvm::cl::opt<std::string>
+    scheduleOutPath("schedule-out",
+                    llvm::cl::desc("Also write the schedule as JSON here"),
+                    llvm::cl::value_desc("file"), llvm::cl::cat(planCategory));
+llvm::cl::opt<double> timeLimitSeconds(
+    "time-limit", llvm::cl::init(60.0),
+    llvm::cl::desc("Time limit of the ILP solver in seconds"),
+    llvm::cl::value_desc("seconds"), llvm::cl::cat(planCategory));
+
+int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "ckpt-plan") << message << "\n";
+  return 1;
+}
+
+llvm::json::Array scheduleToJSON(const RematProblem &problem,
+                                 const Schedule &schedule) {
+  llvm::json::Array steps;
+  for (const ScheduleStep &step : schedule)
+    steps.push_back(llvm::json::Object{
+        {"op", step.kind == StepKind::Compute ? "compute" : "free"},
+        {"node", problem.node(step.node).externalId}});
+  return steps;
+}
+
+void printTable(llvm::raw_ostream &os, const RematProblem &problem,
+                const PlanResult &plan, uint64_t budgetBytes,
+                uint64_t baselinePeak, uint64_t baselineCost) {
+  double overhead =
+      static_cast<double>(plan.costUnits) / std::max<uint64_t>(1, baselineCost) -
+      1;
+  os << llvm::formatv("solver            {0}\n", plan.solverName);
+  os << llvm::formatv("feasible          {0}\n", plan.isFeasible ? "yes" : "no");
+  os << llvm::formatv("nodes             {0}\n", problem.size());
+  os << llvm::formatv("budget_bytes      {0}\n", budgetBytes);
+  os << llvm::formatv("baseline_peak     {0} bytes\n", baselinePeak);
+  os << llvm::formatv("peak              {0} bytes ({1:P} of baseline)\n",
+                      plan.peakBytes,
+                      static_cast<double>(plan.peakBytes) /
+                          std::max<uint64_t>(1, baselinePeak));
+  os << llvm::formatv("baseline_cost     {0}\n", baselineCost);
+  os << llvm::formatv("cost              {0} (overhead {1:P})\n",
+                      plan.costUnits, overhead);
+  if (plan.optimalityGap)
+    os << llvm::formatv("optimality_gap    {0:P}\n", *plan.optimalityGap);
+  else
+    os << "optimality_gap    unknown\n";
+  os << llvm::formatv("solve_time        {0:F3} s\n", plan.solveTimeSeconds);
+  os << "schedule:\n";
+  for (const ScheduleStep &step : plan.schedule) {
+    const RematNode &node = problem.node(step.node);
+    os << llvm::formatv("  {0,-8} {1,6}  {2}\n",
+                        step.kind == StepKind::Compute ? "compute" : "free",
+                        node.externalId, node.name);
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::HideUnrelatedOptions(planCategory);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "ckpt rematerialization planner on a graph file\n");
+
+  llvm::Expected<MemoryBudget> budget = parseMemoryBudget(budgetText);
+  if (!budget)
+    return fail(llvm::toString(budget.takeError()));
+  llvm::Expected<SolverSpec> solver = parseSolverSpec(solverText);
+  if (!solver)
+    return fail(llvm::toString(solver.takeError()));
+  if (!(timeLimitSeconds > 0))
+    return fail("--time-limit must be a positive number of seconds");
+
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(graphPath, /*IsText=*/true);
+  if (!file)
+    return fail("cannot read graph file '" + graphPath +
+                "': " + file.getError().message());
+  llvm::Expected<RematProblem> problem = parseGraphJSON((*file)->getBuffer());
+  if (!problem)
+    return fail("in '" + graphPath + "': " + llvm::toString(problem.takeError()));
+
+  uint64_t baselinePeak = baselinePeakBytes(*problem);
+  uint64_t baselineCost = problem->totalComputeCostUnits();
+  uint64_t budgetBytes = budget->resolveBytes(baselinePeak);
+
+  SolverOptions options;
+  options.timeLimitSeconds = timeLimitSeconds;
+  llvm::Expected<PlanResult> plan =
+      planRemat(*problem, budgetBytes, *solver, options);
+  if (!plan)
+    return fail(llvm::toString(plan.takeError()));
+
+  if (!scheduleOutPath.empty()) {
+    std::error_code error;
+    llvm::raw_fd_ostream scheduleOut(scheduleOutPath, error,
+                                     llvm::sys::fs::OF_Text);
+    if (error)
+      return fail("cannot write schedule file '" + scheduleOutPath +
+                  "': " + error.message());
+    scheduleOut << llvm::formatv(
+        "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                       {"schedule", scheduleToJSON(*problem, plan->schedule)}}));
+  }
+
+  if (outputFormat == OutputFormat::Table) {
+    printTable(llvm::outs(), *problem, *plan, budgetBytes, baselinePeak,
+               baselineCost);
+    return 0;
+  }
+  llvm::json::Object output{
+      {"feasible", plan->isFeasible},
+      {"solver", plan->solverName},
+      {"num_nodes", static_cast<int64_t>(problem->size())},
+      {"budget_bytes", budgetBytes},
+      {"baseline_peak_bytes", baselinePeak},
+      {"baseline_cost", baselineCost},
+      {"peak_bytes", plan->peakBytes},
+      {"cost", plan->costUnits},
+      {"overhead", static_cast<double>(plan->costUnits) /
+                           std::max<uint64_t>(1, baselineCost) -
+                       1},
+      {"solve_time_s", plan->solveTimeSeconds},
+      {"schedule", scheduleToJSON(*problem, plan->schedule)},
+  };
+  if (plan->optimalityGap)
+    output["optimality_gap"] = *plan->optimalityGap;
+  llvm::outs() << llvm::formatv("{0:2}\n", llvm::json::Value(std::move(output)));
+  return 0;
+}
