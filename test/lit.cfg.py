@@ -25,6 +25,9 @@ config.substitutions.append(("%ckpt_obj_root", config.ckpt_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# lit substitutes `not` and `count` only after a pipe; Debian keeps them in the
+# LLVM tools directory, off PATH, so put it on PATH (as upstream suites do).
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Project tools first, then the LLVM/MLIR tools of the installation we build
 # against (Debian installs only versioned names on PATH).

@@ -29,18 +29,6 @@ std::vector<uint64_t> budgetSweep(const RematProblem &problem) {
   return budgets;
 }
 
-/// Cost of a feasible plan, nullopt when the solver reports infeasibility.
-std::optional<uint64_t> solvedCost(llvm::Expected<PlanResult> result) {
-  EXPECT_TRUE(static_cast<bool>(result));
-  if (!result) {
-    ADD_FAILURE() << llvm::toString(result.takeError());
-    return std::nullopt;
-  }
-  if (!result->isFeasible)
-    return std::nullopt;
-  return result->costUnits;
-}
-
 /// chain-dp is exact for recursive schedules in which a segment's input stays
 /// resident while the segment is processed. All schedules can do better in
 /// rare cases (dropping a cheap input and recomputing it from further left);
