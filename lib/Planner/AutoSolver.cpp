@@ -50,7 +50,8 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
     SolverOptions ilpOptions = options;
     ilpOptions.timeLimitSeconds =
         std::max(0.5, options.timeLimitSeconds - timer.elapsedSeconds());
-    if (llvm::Error error = consider(solveILP(problem, budgetBytes, ilpOptions)))
+    if (llvm::Error error =
+            consider(solveILP(problem, budgetBytes, ilpOptions)))
       return std::move(error);
   }
   if (!best)

@@ -1,4 +1,5 @@
-//===- Budget.cpp - Memory budget grammar ----------------------------------===//
+//===- Budget.cpp - Memory budget grammar
+//----------------------------------===//
 
 #include "ckpt/Planner/Budget.h"
 
@@ -93,8 +94,9 @@ ckpt::planner::parseMemoryBudget(llvm::StringRef text) {
 
   size_t unitStart = trimmed.find_if_not(llvm::isDigit);
   llvm::StringRef digits = trimmed.substr(0, unitStart);
-  llvm::StringRef unit =
-      unitStart == llvm::StringRef::npos ? "" : trimmed.substr(unitStart).trim();
+  llvm::StringRef unit = unitStart == llvm::StringRef::npos
+                             ? ""
+                             : trimmed.substr(unitStart).trim();
   if (digits.empty())
     return budgetError(text, "not a number");
   uint64_t multiplier;

@@ -159,7 +159,9 @@ ChainProgram::ChainProgram(const RematProblem &problem,
     quantum = (available + maxSlots - 1) / maxSlots;
   }
   budgetSlots = available / quantum;
-  auto toSlots = [&](uint64_t bytes) { return (bytes + quantum - 1) / quantum; };
+  auto toSlots = [&](uint64_t bytes) {
+    return (bytes + quantum - 1) / quantum;
+  };
   forwardSlots.assign(layers + 2, 0);
   backwardSlots.assign(layers + 2, 0);
   for (unsigned i = 1; i <= layers; ++i) {
@@ -171,8 +173,7 @@ ChainProgram::ChainProgram(const RematProblem &problem,
   memoChoice.assign(cells, 0);
 }
 
-uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, bool e,
-                          unsigned m) {
+uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, bool e, unsigned m) {
   size_t index = cell(s, t, k, e, m);
   // kInfeasibleCost - 1 marks "not computed yet".
   if (memoCost[index] != kInfeasibleCost - 1)
@@ -183,9 +184,8 @@ uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, bool e,
   if (s == t) {
     bool computeOutput = chain.readsOutput[s] && !k;
     bool inputResident = s >= 2 && (chain.readsInput[s] || e);
-    uint64_t peak =
-        (inputResident ? a(s - 1) : 0) + outsideGradient +
-        (chain.readsOutput[s] ? a(s) : 0) + d(s);
+    uint64_t peak = (inputResident ? a(s - 1) : 0) + outsideGradient +
+                    (chain.readsOutput[s] ? a(s) : 0) + d(s);
     if (computeOutput)
       peak = std::max(peak, a(s - 1) + outsideGradient + a(s));
     if (peak <= m)
@@ -201,8 +201,8 @@ uint64_t ChainProgram::opt(unsigned s, unsigned t, bool k, bool e,
       // full, which only matters for j - 1 > s where it is kept anyway.
       uint64_t sweepPeak = resident + a(s - 1) + a(s);
       for (unsigned step = s + 1; step <= i; ++step)
-        sweepPeak = std::max(sweepPeak,
-                             resident + a(s - 1) + a(step - 1) + a(step));
+        sweepPeak =
+            std::max(sweepPeak, resident + a(s - 1) + a(step - 1) + a(step));
       if (sweepPeak > m)
         break;
       for (bool keepCheckpoint : {false, true}) {
@@ -275,9 +275,9 @@ ckpt::planner::solveChainDP(const RematProblem &problem, uint64_t budgetBytes) {
             .str());
   if (program.solve() == kInfeasibleCost)
     return infeasiblePlan("chain-dp", timer);
-  llvm::Expected<PlanResult> result =
-      finishPlan(problem, scheduleFromComputeSequence(problem, program.sequence()),
-                 budgetBytes, "chain-dp", timer);
+  llvm::Expected<PlanResult> result = finishPlan(
+      problem, scheduleFromComputeSequence(problem, program.sequence()),
+      budgetBytes, "chain-dp", timer);
   if (result && program.isExact())
     result->optimalityGap = 0;
   return result;

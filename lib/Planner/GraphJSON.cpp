@@ -18,9 +18,8 @@ static llvm::Error jsonError(const llvm::Twine &message) {
 /// Reads a required or optional non-negative quantity. JSON numbers written
 /// with a fraction (networkx dumps Python floats) are rounded.
 static llvm::Error readNonNegative(const json::Object &object,
-                                   llvm::StringRef key,
-                                   llvm::StringRef context, bool isRequired,
-                                   uint64_t &result) {
+                                   llvm::StringRef key, llvm::StringRef context,
+                                   bool isRequired, uint64_t &result) {
   const json::Value *value = object.get(key);
   if (!value) {
     if (isRequired)
@@ -73,7 +72,8 @@ static llvm::Expected<int64_t> readId(const json::Object &object,
   return *id;
 }
 
-llvm::Expected<RematProblem> ckpt::planner::parseGraphJSON(llvm::StringRef text) {
+llvm::Expected<RematProblem>
+ckpt::planner::parseGraphJSON(llvm::StringRef text) {
   llvm::Expected<json::Value> root = json::parse(text);
   if (!root)
     return jsonError("malformed JSON: " + llvm::toString(root.takeError()));

@@ -55,14 +55,12 @@ public:
     return t >= first[v] && t <= last[v];
   }
   int keep(NodeIndex v, unsigned t) const {
-    return inRange(v, t) && !keepColumn[v].empty()
-               ? keepColumn[v][t - first[v]]
-               : -1;
+    return inRange(v, t) && !keepColumn[v].empty() ? keepColumn[v][t - first[v]]
+                                                   : -1;
   }
   int rec(NodeIndex v, unsigned t) const {
-    return inRange(v, t) && !recColumn[v].empty()
-               ? recColumn[v][t - first[v]]
-               : -1;
+    return inRange(v, t) && !recColumn[v].empty() ? recColumn[v][t - first[v]]
+                                                  : -1;
   }
 
   const RematProblem &problem;
@@ -239,8 +237,8 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
     for (int column = 0; column < columns; ++column)
       Cbc_setInteger(cbc, column);
     Cbc_setLogLevel(cbc, 0);
-    Cbc_setMaximumSeconds(cbc, std::max(0.1, options.timeLimitSeconds -
-                                                 timer.elapsedSeconds()));
+    Cbc_setMaximumSeconds(
+        cbc, std::max(0.1, options.timeLimitSeconds - timer.elapsedSeconds()));
     // Costs are integers, so a gap below one unit proves optimality.
     Cbc_setAllowableGap(cbc, 0.999);
     Cbc_solve(cbc);
@@ -283,8 +281,8 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
   if (isOptimal) {
     result->optimalityGap = 0;
   } else {
-    double recomputeCost =
-        result->costUnits - static_cast<double>(problem.totalComputeCostUnits());
+    double recomputeCost = result->costUnits -
+                           static_cast<double>(problem.totalComputeCostUnits());
     result->optimalityGap =
         std::max(0.0, recomputeCost - std::max(0.0, bound)) /
         std::max(1.0, static_cast<double>(result->costUnits));

@@ -14,9 +14,9 @@ namespace {
 class OnDemandSimulation {
 public:
   OnDemandSimulation(const RematProblem &problem, const OnDemandConfig &config)
-      : problem(problem), config(config), n(problem.size()),
-        resident(n, false), residentSlot(n, ~0u), remainingUses(n),
-        lastUse(n), pinStamp(n, 0), pendingReads(n, 0), fullyRecomputable(n), staleCopy(n, false) {
+      : problem(problem), config(config), n(problem.size()), resident(n, false),
+        residentSlot(n, ~0u), remainingUses(n), lastUse(n), pinStamp(n, 0),
+        pendingReads(n, 0), fullyRecomputable(n), staleCopy(n, false) {
     for (NodeIndex v = 0; v < n; ++v) {
       remainingUses[v] = problem.successors(v).size();
       lastUse[v] = problem.neededUntil(v);

@@ -24,7 +24,8 @@ std::string SolverSpec::str() const {
   llvm_unreachable("unknown solver kind");
 }
 
-llvm::Expected<SolverSpec> ckpt::planner::parseSolverSpec(llvm::StringRef text) {
+llvm::Expected<SolverSpec>
+ckpt::planner::parseSolverSpec(llvm::StringRef text) {
   SolverSpec spec;
   llvm::StringRef trimmed = text.trim();
   if (trimmed == "none")
@@ -113,10 +114,9 @@ uint64_t ckpt::planner::smallestFeasiblePeakFound(const RematProblem &problem) {
   return feasiblePeak;
 }
 
-llvm::Expected<PlanResult> ckpt::planner::planRemat(const RematProblem &problem,
-                                                    uint64_t budgetBytes,
-                                                    const SolverSpec &spec,
-                                                    const SolverOptions &options) {
+llvm::Expected<PlanResult>
+ckpt::planner::planRemat(const RematProblem &problem, uint64_t budgetBytes,
+                         const SolverSpec &spec, const SolverOptions &options) {
   llvm::Expected<PlanResult> result =
       runSolver(problem, budgetBytes, spec, options);
   if (!result)
@@ -141,7 +141,8 @@ llvm::Expected<PlanResult> ckpt::planner::planRemat(const RematProblem &problem,
       validateSchedule(problem, result->schedule);
   if (!metrics)
     return metrics.takeError();
-  if (metrics->peakBytes > budgetBytes || metrics->peakBytes != result->peakBytes ||
+  if (metrics->peakBytes > budgetBytes ||
+      metrics->peakBytes != result->peakBytes ||
       metrics->costUnits != result->costUnits)
     return llvm::createStringError("solver '" + result->solverName +
                                    "' misreported its schedule");

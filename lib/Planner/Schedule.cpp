@@ -77,8 +77,8 @@ ckpt::planner::validateSchedule(const RematProblem &problem,
   }
   for (NodeIndex v = 0; v < n; ++v) {
     if (computeCount[v] == 0)
-      return llvm::createStringError("invalid schedule: " +
-                                     describe(problem, v) + " is never computed");
+      return llvm::createStringError(
+          "invalid schedule: " + describe(problem, v) + " is never computed");
     if (problem.isSink(v) && !resident[v])
       return llvm::createStringError("invalid schedule: output " +
                                      describe(problem, v) +

@@ -52,10 +52,11 @@ llvm::cl::opt<std::string>
     scheduleOutPath("schedule-out",
                     llvm::cl::desc("Also write the schedule as JSON here"),
                     llvm::cl::value_desc("file"), llvm::cl::cat(planCategory));
-llvm::cl::opt<double> timeLimitSeconds(
-    "time-limit", llvm::cl::init(60.0),
-    llvm::cl::desc("Time limit of the ILP solver in seconds"),
-    llvm::cl::value_desc("seconds"), llvm::cl::cat(planCategory));
+llvm::cl::opt<double>
+    timeLimitSeconds("time-limit", llvm::cl::init(60.0),
+                     llvm::cl::desc("Time limit of the ILP solver in seconds"),
+                     llvm::cl::value_desc("seconds"),
+                     llvm::cl::cat(planCategory));
 
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "ckpt-plan") << message << "\n";
@@ -75,11 +76,12 @@ llvm::json::Array scheduleToJSON(const RematProblem &problem,
 void printTable(llvm::raw_ostream &os, const RematProblem &problem,
                 const PlanResult &plan, uint64_t budgetBytes,
                 uint64_t baselinePeak, uint64_t baselineCost) {
-  double overhead =
-      static_cast<double>(plan.costUnits) / std::max<uint64_t>(1, baselineCost) -
-      1;
+  double overhead = static_cast<double>(plan.costUnits) /
+                        std::max<uint64_t>(1, baselineCost) -
+                    1;
   os << llvm::formatv("solver            {0}\n", plan.solverName);
-  os << llvm::formatv("feasible          {0}\n", plan.isFeasible ? "yes" : "no");
+  os << llvm::formatv("feasible          {0}\n",
+                      plan.isFeasible ? "yes" : "no");
   os << llvm::formatv("nodes             {0}\n", problem.size());
   os << llvm::formatv("budget_bytes      {0}\n", budgetBytes);
   os << llvm::formatv("baseline_peak     {0} bytes\n", baselinePeak);
@@ -128,7 +130,8 @@ int main(int argc, char **argv) {
                 "': " + file.getError().message());
   llvm::Expected<RematProblem> problem = parseGraphJSON((*file)->getBuffer());
   if (!problem)
-    return fail("in '" + graphPath + "': " + llvm::toString(problem.takeError()));
+    return fail("in '" + graphPath +
+                "': " + llvm::toString(problem.takeError()));
 
   uint64_t baselinePeak = baselinePeakBytes(*problem);
   uint64_t baselineCost = problem->totalComputeCostUnits();
@@ -149,8 +152,9 @@ int main(int argc, char **argv) {
       return fail("cannot write schedule file '" + scheduleOutPath +
                   "': " + error.message());
     scheduleOut << llvm::formatv(
-        "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                       {"schedule", scheduleToJSON(*problem, plan->schedule)}}));
+        "{0:2}\n",
+        llvm::json::Value(llvm::json::Object{
+            {"schedule", scheduleToJSON(*problem, plan->schedule)}}));
   }
 
   if (outputFormat == OutputFormat::Table) {
@@ -175,6 +179,7 @@ int main(int argc, char **argv) {
   };
   if (plan->optimalityGap)
     output["optimality_gap"] = *plan->optimalityGap;
-  llvm::outs() << llvm::formatv("{0:2}\n", llvm::json::Value(std::move(output)));
+  llvm::outs() << llvm::formatv("{0:2}\n",
+                                llvm::json::Value(std::move(output)));
   return 0;
 }

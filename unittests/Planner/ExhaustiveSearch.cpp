@@ -161,9 +161,10 @@ ckpt::planner::testing::stageClassOptimalCost(const RematProblem &problem,
   return best + problem.totalComputeCostUnits();
 }
 
-static RematProblem createOrDie(std::vector<RematNode> nodes,
-                                std::vector<std::pair<unsigned, unsigned>> edges,
-                                uint64_t constantBytes) {
+static RematProblem
+createOrDie(std::vector<RematNode> nodes,
+            std::vector<std::pair<unsigned, unsigned>> edges,
+            uint64_t constantBytes) {
   llvm::Expected<RematProblem> problem =
       RematProblem::create(std::move(nodes), edges, constantBytes);
   if (!problem)
@@ -256,7 +257,8 @@ RematProblem ckpt::planner::testing::randomPolicyDAG(unsigned nodeCount,
     unsigned inputs = 1 + rng() % std::min(3u, v);
     for (unsigned k = 0; k < inputs; ++k) {
       // Mostly local edges with a few long skips, like real training graphs.
-      unsigned distance = rng() % 4 == 0 ? 1 + rng() % v : 1 + rng() % std::min(3u, v);
+      unsigned distance =
+          rng() % 4 == 0 ? 1 + rng() % v : 1 + rng() % std::min(3u, v);
       edges.emplace_back(v - distance, v);
     }
   }

@@ -21,7 +21,8 @@ TEST(GraphJSONTest, ReadsNodesLinksPoliciesAndConstantBytes) {
     "links": [{"source": 5, "target": 9}, {"source": 9, "target": 3},
               {"source": 5, "target": 3}]})JSON";
   llvm::Expected<RematProblem> problem = parseGraphJSON(text);
-  ASSERT_TRUE(static_cast<bool>(problem)) << llvm::toString(problem.takeError());
+  ASSERT_TRUE(static_cast<bool>(problem))
+      << llvm::toString(problem.takeError());
   ASSERT_EQ(problem->size(), 3u);
   EXPECT_EQ(problem->getConstantBytes(), 7u);
   EXPECT_EQ(problem->node(0).externalId, 5);

@@ -42,7 +42,8 @@ TEST(ChainDPTest, MatchesExhaustiveSearchOnSmallChains) {
     RematProblem problem = randomTrainingChain(layers, rng);
     ASSERT_TRUE(isTrainingChain(problem));
     for (uint64_t budget : budgetSweep(problem)) {
-      std::optional<uint64_t> expected = unrestrictedOptimalCost(problem, budget);
+      std::optional<uint64_t> expected =
+          unrestrictedOptimalCost(problem, budget);
       llvm::Expected<PlanResult> result = solveChainDP(problem, budget);
       ASSERT_TRUE(static_cast<bool>(result));
       if (result->isFeasible) {
@@ -84,7 +85,8 @@ TEST(ILPTest, MatchesStageClassExhaustiveSearch) {
       SolverOptions options;
       options.timeLimitSeconds = 10;
       llvm::Expected<PlanResult> result = solveILP(problem, budget, options);
-      ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+      ASSERT_TRUE(static_cast<bool>(result))
+          << llvm::toString(result.takeError());
       if (result->isFeasible) {
         EXPECT_LE(result->peakBytes, budget);
         EXPECT_EQ(result->optimalityGap, std::optional<double>(0));
@@ -173,7 +175,8 @@ TEST(SolverTest, EverySolverReturnsValidSchedulesOnRandomGraphs) {
               message.find("infeasible") != std::string::npos ||
               message.find("chain-dp needs a training chain") !=
                   std::string::npos ||
-              message.find("cannot honor must_recompute") != std::string::npos ||
+              message.find("cannot honor must_recompute") !=
+                  std::string::npos ||
               message.find("cannot rematerialize") != std::string::npos;
           EXPECT_TRUE(isExpected) << name << ": " << message;
           continue;
@@ -198,8 +201,8 @@ TEST(SolverTest, AutoAndGreedyMeetEveryBudgetTheBaselineMeets) {
   for (unsigned trial = 0; trial < 100; ++trial) {
     RematProblem problem = randomPolicyDAG(3 + trial % 30, rng);
     uint64_t baseline = baselinePeakBytes(problem);
-    bool baselineValid = static_cast<bool>(
-        planRemat(problem, baseline, {SolverKind::None, 1}));
+    bool baselineValid =
+        static_cast<bool>(planRemat(problem, baseline, {SolverKind::None, 1}));
     if (!baselineValid)
       continue;
     for (SolverKind kind : {SolverKind::Greedy, SolverKind::Auto}) {

@@ -54,8 +54,8 @@ TEST(ValidatorTest, MeasuresBaselinePeakAndCost) {
 
 TEST(ValidatorTest, CountsRecomputationInCostNotPeak) {
   RematProblem problem = triangle();
-  Schedule schedule = {compute(0), compute(1), release(0),
-                       compute(0), compute(2), release(0), release(1)};
+  Schedule schedule = {compute(0), compute(1), release(0), compute(0),
+                       compute(2), release(0), release(1)};
   llvm::Expected<ScheduleMetrics> metrics = validateSchedule(problem, schedule);
   ASSERT_TRUE(static_cast<bool>(metrics));
   EXPECT_EQ(metrics->peakBytes, 65u);
@@ -83,8 +83,9 @@ TEST(ValidatorTest, RejectsEachBrokenRule) {
 TEST(ValidatorTest, EnforcesComputeOnceNodes) {
   Schedule twice = {compute(0), compute(1), release(0), compute(0), compute(2)};
   EXPECT_EQ(errorOf(triangle(), twice), "");
-  EXPECT_NE(errorOf(triangle(RematPolicy::MustSave), twice).find("may not be "
-                                                                  "recomputed"),
+  EXPECT_NE(errorOf(triangle(RematPolicy::MustSave), twice)
+                .find("may not be "
+                      "recomputed"),
             std::string::npos);
   EXPECT_NE(errorOf(triangle(RematPolicy::Default, false), twice)
                 .find("may not be recomputed"),
@@ -110,8 +111,8 @@ TEST(ValidatorTest, EnforcesMustRecomputeAcrossPhases) {
   Schedule kept = {compute(0), compute(1), compute(2), compute(3)};
   EXPECT_NE(errorOf(*problem, kept).find("kept past its last forward use"),
             std::string::npos);
-  Schedule recomputed = {compute(0), compute(1), compute(2), release(1),
-                         compute(1), compute(3)};
+  Schedule recomputed = {compute(0), compute(1), compute(2),
+                         release(1), compute(1), compute(3)};
   EXPECT_EQ(errorOf(*problem, recomputed), "");
 }
 
@@ -131,7 +132,8 @@ TEST(RematProblemTest, SortsTopologicallyAndRejectsCycles) {
   llvm::Expected<RematProblem> cyclic =
       RematProblem::create(nodes, {{0, 1}, {1, 2}, {2, 1}});
   ASSERT_FALSE(static_cast<bool>(cyclic));
-  EXPECT_NE(llvm::toString(cyclic.takeError()).find("cycle"), std::string::npos);
+  EXPECT_NE(llvm::toString(cyclic.takeError()).find("cycle"),
+            std::string::npos);
   llvm::Expected<RematProblem> selfLoop = RematProblem::create(nodes, {{1, 1}});
   ASSERT_FALSE(static_cast<bool>(selfLoop));
   llvm::consumeError(selfLoop.takeError());

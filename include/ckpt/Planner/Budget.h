@@ -1,4 +1,5 @@
-//===- Budget.h - Memory budget grammar ------------------------------------===//
+//===- Budget.h - Memory budget grammar
+//------------------------------------===//
 //
 // The budget grammar shared by ckpt-plan and the remat pass option.
 //

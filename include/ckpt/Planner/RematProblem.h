@@ -91,9 +91,7 @@ public:
   /// All nodes in original order.
   llvm::ArrayRef<RematNode> getNodes() const { return nodes; }
   /// Producers of the inputs of \p v, ascending.
-  llvm::ArrayRef<NodeIndex> predecessors(NodeIndex v) const {
-    return preds[v];
-  }
+  llvm::ArrayRef<NodeIndex> predecessors(NodeIndex v) const { return preds[v]; }
   /// Consumers of \p v, ascending (so the last one is the last use in the
   /// original order).
   llvm::ArrayRef<NodeIndex> successors(NodeIndex v) const { return succs[v]; }

@@ -61,9 +61,9 @@ struct ScheduleMetrics {
 /// non-recomputable or must_save node computed twice, or a must_recompute
 /// copy that serves both a forward-phase consumer's first computation and a
 /// backward-phase consumer.
-llvm::Expected<ScheduleMetrics> validateSchedule(const RematProblem &problem,
-                                                 llvm::ArrayRef<ScheduleStep>
-                                                     schedule);
+llvm::Expected<ScheduleMetrics>
+validateSchedule(const RematProblem &problem,
+                 llvm::ArrayRef<ScheduleStep> schedule);
 
 /// Turns a sequence of computations into a schedule by inserting each free
 /// as early as possible: a value is freed right after its last use before
