@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -22,25 +23,15 @@ using namespace mlir;
 
 void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
-  // Calls to private functions are inlined: deallocation cannot know who
-  // owns a buffer returned by a call, frees it only at the end of the
-  // caller's block, and the peak then exceeds what the program needs.
-  pm.addPass(ckpt::createInlinePrivateFunctionsPass());
-
-  // Tensor level: expose what will really be materialized.
-  pm.addPass(createDecomposeAggregatesPass());
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
-  if (options.fuseElementwise)
-    pm.addPass(createLinalgElementwiseOpFusionPass());
+  TensorPreparationOptions tensorPrep;
+  tensorPrep.fuseElementwise = options.fuseElementwise.getValue();
+  buildTensorPreparationPipeline(pm, tensorPrep);
 
   // Bufferization. Identity layouts at function boundaries keep the calling
-  // convention plain for callers outside MLIR.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // convention plain for callers outside MLIR. The memory analysis runs the
+  // same pass with the same options to forecast its decisions.
+  pm.addPass(bufferization::createOneShotBufferizePass(
+      BufferizationForecast::getPipelineOptions()));
 
   // Recompute regions survive until here so that nothing merges them back;
   // inline them before deallocation, which rejects unknown region ops.
@@ -84,6 +75,12 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
 }
 
 void mlir::ckpt::registerCkptPipelines() {
+  PassPipelineRegistration<TensorPreparationOptions>(
+      "ckpt-tensor-prep",
+      "Prepare linalg on tensors for bufferization as the ckpt pipelines do "
+      "(inline private functions, decompose, generalize, fuse); the memory "
+      "analysis and the remat pass run on its output",
+      buildTensorPreparationPipeline);
   PassPipelineRegistration<CpuPipelineOptions>(
       "ckpt-cpu-pipeline",
       "Lower linalg on tensors (with ckpt ops) to the LLVM dialect for CPU "

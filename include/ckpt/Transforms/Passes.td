@@ -105,4 +105,47 @@ def InlinePrivateFunctionsPass : Pass<"ckpt-inline-private-functions", "mlir::Mo
   }];
 }
 
+def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
+  let summary = "Report peak memory, saved activations, FLOPs and time";
+  let description = [{
+    For every function with a body, reports what the memory analysis and the
+    cost model find, as a readable table or as JSON:
+
+    - `argument_bytes`: the arguments (allocated by the caller);
+    - `peak_bytes`, `peak_op`: the highest bytes alive at one program point
+      as the ckpt pipelines will allocate them, and the op where it occurs;
+    - `live_at_peak`: the largest buffers alive there (name or location,
+      type, bytes);
+    - `saved_activation_bytes`: forward values kept for the backward pass;
+    - `constant_bytes`: tensor constants (globals, not allocations);
+    - `flops` (`forward`, `backward`, `total`) and `estimated_time_s` on the
+      chosen target.
+
+    Run it on the IR as it will be bufferized, i.e. after the tensor
+    preparation of the pipeline (`--ckpt-tensor-prep`), so that decomposed,
+    fused and inlined ops are counted as they will be materialized. The IR is
+    not changed.
+
+    Example:
+
+    ```
+    ckpt-opt step.mlir --ckpt-tensor-prep \
+      --ckpt-report="format=json output=report.json target=h100-sxm" -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the report to ('-' for standard output)">,
+    Option<"format", "format", "std::string", /*default=*/"\"table\"",
+           "Report format: 'table' or 'json'">,
+    Option<"target", "target", "std::string", /*default=*/"\"h100-sxm\"",
+           "Device target for time estimates: h100-sxm, h200, a100-80g, cpu, "
+           "or a JSON target file">,
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
+           "Estimate f32 contractions at the TF32 tensor-core rate">,
+    Option<"topValues", "top-values", "unsigned", /*default=*/"10",
+           "How many of the largest buffers alive at the peak to list">,
+  ];
+}
+
 #endif // CKPT_TRANSFORMS_PASSES_TD

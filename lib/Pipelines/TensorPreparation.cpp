@@ -1,0 +1,29 @@
+//===- TensorPreparation.cpp - ckpt-tensor-prep ---------------------------===//
+//
+// The tensor stage of the ckpt pipelines: what it outputs is what gets
+// bufferized, so the memory analysis and the remat pass see the tensors that
+// will really be materialized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+void mlir::ckpt::buildTensorPreparationPipeline(
+    OpPassManager &pm, const TensorPreparationOptions &options) {
+  // Calls to private functions are inlined: deallocation cannot know who
+  // owns a buffer returned by a call, frees it only at the end of the
+  // caller's block, and the peak then exceeds what the program needs.
+  pm.addPass(createInlinePrivateFunctionsPass());
+  pm.addPass(createDecomposeAggregatesPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
+  if (options.fuseElementwise)
+    pm.addPass(createLinalgElementwiseOpFusionPass());
+}
