@@ -15,7 +15,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ckpt_obj_root, "test")
 # Unit/ has its own configuration (GoogleTest format) and is found through its
 # own site config in the build tree; Inputs/ hold data files, not tests.
-config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
+                   "compare-peak.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
@@ -60,6 +61,11 @@ config.substitutions.append(
     ("%run_cpu",
      "mlir-runner -e main -entry-point-result=void "
      "-shared-libs=%ckpt_runtime,%mlir_c_runner_utils,%mlir_runner_utils"))
+# Estimated (ckpt-report) against measured (libckpt_runtime) peak.
+config.substitutions.append(
+    ("%compare_peak",
+     "python3 " + os.path.join(config.ckpt_src_root, "test", "Integration",
+                               "compare-peak.py")))
 # %run_cpu expands to other substitutions.
 config.recursiveExpansionLimit = 4
 

@@ -217,7 +217,31 @@ LogicalResult TimelineBuilder::groupValuesIntoBuffers(func::FuncOp func) {
         }
         return WalkResult::advance();
       });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+
+  // A recompute region hands the buffer it yields to its parent, unless it
+  // yields (a view of) one of its inputs: bufferization then copies it into a
+  // fresh result buffer. Inner regions first, so that their results are
+  // already attached when an outer region yields them.
+  SmallVector<RecomputeOp> recomputes;
+  func.walk([&](RecomputeOp op) { recomputes.push_back(op); });
+  for (RecomputeOp recompute : recomputes) {
+    for (auto [result, yielded] :
+         llvm::zip(recompute.getResults(), recompute.getYield().getValues())) {
+      if (!isa<TensorType>(result.getType()))
+        continue;
+      bool yieldsInput =
+          llvm::any_of(recompute.getRegionInputs(), [&](BlockArgument arg) {
+            return classes.isEquivalent(arg, yielded);
+          });
+      if (yieldsInput)
+        continue;
+      roots.remove(result);
+      join(result, yielded);
+    }
+  }
+  return success();
 }
 
 unsigned ActivationTimeline::getProgramPoint(Operation *op) const {

@@ -209,8 +209,19 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
 
     std::vector<ActivationTimeline> timelines;
     SmallVector<func::FuncOp> functions;
+    for (const std::string &name : functionNames) {
+      auto func = module.lookupSymbol<func::FuncOp>(name);
+      if (!func || func.isExternal()) {
+        module.emitError() << "ckpt-report: no function '" << name
+                           << "' with a body in the module";
+        return signalPassFailure();
+      }
+    }
     for (func::FuncOp func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
+        continue;
+      if (!functionNames.empty() &&
+          !llvm::is_contained(functionNames, func.getSymName()))
         continue;
       FailureOr<ActivationTimeline> timeline =
           ActivationTimeline::build(func, **forecast);

@@ -145,6 +145,9 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
            "Estimate f32 contractions at the TF32 tensor-core rate">,
     Option<"topValues", "top-values", "unsigned", /*default=*/"10",
            "How many of the largest buffers alive at the peak to list">,
+    ListOption<"functionNames", "functions", "std::string",
+               "Report only these functions (default: every function with a "
+               "body); naming one that does not exist is an error">,
   ];
 }
 
