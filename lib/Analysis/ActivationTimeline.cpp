@@ -431,18 +431,32 @@ void TimelineBuilder::classifyPhases(func::FuncOp func) {
 }
 
 void TimelineBuilder::markSavedActivations() {
+  unsigned peak = timeline.peakPoint;
   for (TimelineBuffer &buffer : timeline.buffers) {
     if (buffer.isArgument)
       continue;
-    buffer.phase = timeline.phases[buffer.allocationPoint];
-    if (buffer.phase != StepPhase::Forward)
-      continue;
-    buffer.isSavedActivation = llvm::any_of(buffer.values, [&](Value v) {
-      return llvm::any_of(v.getUses(), [&](OpOperand &use) {
-        return timeline.phases[timeline.getProgramPoint(use.getOwner())] ==
-               StepPhase::Backward;
+    // The phase of a buffer is that of the first op writing into it, not of
+    // the empty tensor that reserves it (which has no operands to tell).
+    unsigned firstWrite = timeline.programPoints.size();
+    for (Value v : buffer.values)
+      if (Operation *def = v.getDefiningOp(); def && !isa<tensor::EmptyOp>(def))
+        firstWrite = std::min(firstWrite, timeline.getProgramPoint(def));
+    if (firstWrite == timeline.programPoints.size())
+      firstWrite = buffer.allocationPoint;
+    buffer.phase = timeline.phases[firstWrite];
+
+    if (!timeline.phaseMarkers) {
+      // Without markers: the values kept across the peak.
+      buffer.isSavedActivation =
+          buffer.allocationPoint < peak && buffer.lastUsePoint > peak;
+    } else if (buffer.phase == StepPhase::Forward) {
+      buffer.isSavedActivation = llvm::any_of(buffer.values, [&](Value v) {
+        return llvm::any_of(v.getUses(), [&](OpOperand &use) {
+          return timeline.phases[timeline.getProgramPoint(use.getOwner())] ==
+                 StepPhase::Backward;
+        });
       });
-    });
+    }
     if (buffer.isSavedActivation)
       timeline.savedActivationBytes += buffer.allocationBytes;
   }

@@ -147,7 +147,17 @@ OpCost countWork(Operation *op, const DeviceTarget &target,
     return total;
   }
   OpCost cost;
-  if (isa<tensor::InsertSliceOp>(op)) {
+  if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
+      isa<ShapedType>(op->getResult(0).getType())) {
+    // arith/math on whole tensors: one scalar op per element.
+    auto shaped = cast<ShapedType>(op->getResult(0).getType());
+    if (shaped.hasStaticShape())
+      cost.flops = shaped.getNumElements() * getScalarFlops(op);
+    for (Value operand : op->getOperands())
+      cost.bytesRead += getValueBytes(operand);
+    cost.bytesWritten = getValueBytes(op->getResult(0));
+    cost.kernelLaunches = 1;
+  } else if (isa<tensor::InsertSliceOp>(op)) {
     cost.bytesRead = getValueBytes(op->getOperand(0));
     cost.bytesWritten = cost.bytesRead;
     cost.kernelLaunches = 1;

@@ -11,6 +11,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Transforms/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -66,6 +67,28 @@ std::string describeValue(Value value) {
   return text;
 }
 
+/// The value that names a buffer in reports: the first one the user named
+/// with ckpt.name, else the first value written into it (not the empty
+/// tensor reserving it), else the value whose definition allocates it.
+Value getNamingValue(const TimelineBuffer &buffer,
+                     const ActivationTimeline &timeline) {
+  Value firstWritten;
+  unsigned firstPoint = 0;
+  for (Value v : buffer.values) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    if (def->hasAttr(CkptDialect::getNameAttrName()))
+      return v;
+    unsigned point = timeline.getProgramPoint(def);
+    if (!isa<tensor::EmptyOp>(def) && (!firstWritten || point < firstPoint)) {
+      firstWritten = v;
+      firstPoint = point;
+    }
+  }
+  return firstWritten ? firstWritten : buffer.root;
+}
+
 std::string printType(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -106,9 +129,9 @@ void writeJSON(llvm::raw_ostream &os, ArrayRef<FunctionReport> reports,
               if (listed++ == topValues)
                 break;
               json.object([&] {
-                json.attribute("name", describeValue(buffer->root));
-                json.attribute("location",
-                               formatLocation(buffer->root.getLoc()));
+                Value named = getNamingValue(*buffer, timeline);
+                json.attribute("name", describeValue(named));
+                json.attribute("location", formatLocation(named.getLoc()));
                 json.attribute("type", printType(buffer->root.getType()));
                 json.attribute("bytes", buffer->allocationBytes);
                 json.attribute("kind",
@@ -176,11 +199,11 @@ void writeTable(llvm::raw_ostream &os, ArrayRef<FunctionReport> reports,
          timeline.getBuffersLiveAt(timeline.getPeakPoint())) {
       if (listed++ == topValues)
         break;
+      Value named = getNamingValue(*buffer, timeline);
       os << llvm::formatv(
           "    {0,14} B  {1,-10} {2}  {3}  ({4})\n", buffer->allocationBytes,
-          buffer->isArgument ? "argument" : "allocation",
-          describeValue(buffer->root), printType(buffer->root.getType()),
-          formatLocation(buffer->root.getLoc()));
+          buffer->isArgument ? "argument" : "allocation", describeValue(named),
+          printType(buffer->root.getType()), formatLocation(named.getLoc()));
     }
   }
 }

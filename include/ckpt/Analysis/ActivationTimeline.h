@@ -85,7 +85,7 @@ struct TimelineBuffer {
   bool isArgument = false;
   /// True when a value of the buffer is returned: live to the end.
   bool isReturned = false;
-  /// Phase of the op that allocates the buffer.
+  /// Phase of the first op that writes into the buffer.
   StepPhase phase = StepPhase::Unknown;
   /// True for a forward value kept for the backward pass (see
   /// ActivationTimeline::getSavedActivationBytes).
@@ -151,9 +151,9 @@ public:
   /// Without markers: forward up to and including the peak point, backward
   /// after it.
   StepPhase getPhase(unsigned point) const { return phases[point]; }
-  /// Bytes of the saved activations: buffers allocated by forward ops and
-  /// used by backward ops. Without markers, the buffers alive across the peak
-  /// point that were allocated before it.
+  /// Bytes of the saved activations: buffers first written by forward ops
+  /// and used by backward ops. Without markers, the buffers allocated before
+  /// the peak point and used after it (kept across the peak).
   int64_t getSavedActivationBytes() const { return savedActivationBytes; }
 
 private:

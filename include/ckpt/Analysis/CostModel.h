@@ -83,6 +83,8 @@ struct CostModelOptions {
 ///   x input channels; fill, copy, transpose and broadcast cost 0 FLOPs.
 ///   Bytes: every input, the outputs written and the outputs read when the
 ///   payload uses them.
+/// - elementwise arith/math ops on whole tensors: one payload op per element,
+///   reading the operands and writing the result;
 /// - tensor views (extract_slice, reshapes, casts) and constants cost
 ///   nothing; copies (insert_slice, concat, pad) move their bytes.
 /// - ckpt.recompute and loops cost their bodies (loops times a static trip
