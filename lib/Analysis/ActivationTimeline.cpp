@@ -227,8 +227,9 @@ LogicalResult TimelineBuilder::groupValuesIntoBuffers(func::FuncOp func) {
   SmallVector<RecomputeOp> recomputes;
   func.walk([&](RecomputeOp op) { recomputes.push_back(op); });
   for (RecomputeOp recompute : recomputes) {
-    for (auto [result, yielded] :
+    for (auto [resultValue, yieldedValue] :
          llvm::zip(recompute.getResults(), recompute.getYield().getValues())) {
+      Value result = resultValue, yielded = yieldedValue;
       if (!isa<TensorType>(result.getType()))
         continue;
       bool yieldsInput =
