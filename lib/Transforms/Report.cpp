@@ -36,6 +36,9 @@ std::string formatLocation(Location loc) {
     return llvm::formatv("{0}:{1}:{2}", fileLoc.getFilename().getValue(),
                          fileLoc.getLine(), fileLoc.getColumn())
         .str();
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return formatLocation(callSite.getCallee()) + " (inlined at " +
+           formatLocation(callSite.getCaller()) + ")";
   if (auto nameLoc = dyn_cast<NameLoc>(loc))
     return nameLoc.getName().str();
   if (auto fused = dyn_cast<FusedLoc>(loc))
