@@ -61,6 +61,14 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << "' must be a #ckpt.phase<forward|backward> attribute";
     return success();
   }
+  if (name == getDifferentiateAttrName()) {
+    if (!isa<UnitAttr>(value))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name
+                             << "' is only valid on functions";
+    return success();
+  }
   if (name == getTangentAttrName())
     return op->emitError() << "'" << name
                            << "' is a function argument attribute, not an "

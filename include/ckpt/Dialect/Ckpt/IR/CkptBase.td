@@ -41,6 +41,8 @@ def Ckpt_Dialect : Dialect {
       training step the op belongs to (written by autodiff and frontends).
     * `ckpt.tangent` (unit) on a function argument: the argument is a backward
       seed (a cotangent), as in joint graphs that take cotangents as inputs.
+    * `ckpt.differentiate` (unit) on a function returning a scalar loss: the
+      function `ckpt-autodiff` differentiates.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -55,6 +57,8 @@ def Ckpt_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPhaseAttrName() { return "ckpt.phase"; }
     /// Name of the unit argument attribute marking a backward seed.
     static constexpr ::llvm::StringLiteral getTangentAttrName() { return "ckpt.tangent"; }
+    /// Name of the unit attribute marking a function for ckpt-autodiff.
+    static constexpr ::llvm::StringLiteral getDifferentiateAttrName() { return "ckpt.differentiate"; }
   }];
 }
 
