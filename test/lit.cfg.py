@@ -16,7 +16,7 @@ config.test_exec_root = os.path.join(config.ckpt_obj_root, "test")
 # Unit/ has its own configuration (GoogleTest format) and is found through its
 # own site config in the build tree; Inputs/ hold data files, not tests.
 config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
-                   "compare-peak.py"]
+                   "compare-peak.py", "gradcheck.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
@@ -66,6 +66,11 @@ config.substitutions.append(
     ("%compare_peak",
      "python3 " + os.path.join(config.ckpt_src_root, "test", "Integration",
                                "compare-peak.py")))
+# Gradient-check driver generator for ckpt-autodiff tests.
+config.substitutions.append(
+    ("%gradcheck",
+     "python3 " + os.path.join(config.ckpt_src_root, "test", "Autodiff",
+                               "gradcheck.py")))
 # %run_cpu expands to other substitutions.
 config.recursiveExpansionLimit = 4
 

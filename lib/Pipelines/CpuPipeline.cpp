@@ -36,6 +36,7 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   // Recompute regions survive until here so that nothing merges them back;
   // inline them before deallocation, which rejects unknown region ops.
   pm.addPass(ckpt::createLowerRecomputePass());
+  pm.addPass(ckpt::createStripAnnotationsPass());
 
   // Ownership-based deallocation frees at block end; optimize-allocation-
   // liveness moves each free right after the buffer's last use. Without it

@@ -42,7 +42,8 @@ enum class ReductionKind { None, Additive, Max, Min };
 LogicalResult normalizeForDifferentiation(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   SmallVector<linalg::AggregatedOpInterface> aggregates;
-  func.walk([&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
+  func.walk(
+      [&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
   for (linalg::AggregatedOpInterface op : aggregates) {
     rewriter.setInsertionPoint(op);
     FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
@@ -103,9 +104,8 @@ private:
 
 Value GradientBuilder::filled(RankedTensorType type, double value,
                               Location loc) {
-  Value empty = backward(tensor::EmptyOp::create(
-                             builder, loc, type.getShape(),
-                             type.getElementType()))
+  Value empty = backward(tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                                 type.getElementType()))
                     .getResult();
   Value scalar = backward(arith::ConstantOp::create(
       builder, loc, type.getElementType(),
@@ -134,8 +134,8 @@ std::optional<ReductionKind> classifyReduction(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1)
     return std::nullopt;
   Value acc = op.getRegionOutputArgs()[0];
-  Operation *combine = op.getBlock()->getTerminator()->getOperand(0)
-                           .getDefiningOp();
+  Operation *combine =
+      op.getBlock()->getTerminator()->getOperand(0).getDefiningOp();
   if (!combine || combine->getNumOperands() != 2 ||
       !llvm::is_contained(combine->getOperands(), acc))
     return std::nullopt;
@@ -221,15 +221,15 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
           } else {
             // max/min: the element equal to the result gets the gradient.
             Operation *combine = yielded.getDefiningOp();
-            Value candidate = combine->getOperand(0) ==
-                                      forwardBody.getArgument(numInputs)
-                                  ? combine->getOperand(1)
-                                  : combine->getOperand(0);
+            Value candidate =
+                combine->getOperand(0) == forwardBody.getArgument(numInputs)
+                    ? combine->getOperand(1)
+                    : combine->getOperand(0);
             Value candidateTangent = tangents.getTangent(candidate);
             if (candidateTangent) {
               Value wins = arith::CmpFOp::create(
                   b, bodyLoc, arith::CmpFPredicate::OEQ,
-                  primal.lookup(candidate), args[numInputs]);
+                  primal.lookupOrDefault(candidate), args[numInputs]);
               Value zero = arith::ConstantOp::create(
                   b, bodyLoc, elementType, b.getFloatAttr(elementType, 0.0));
               tangent = arith::SelectOp::create(b, bodyLoc, wins,
@@ -267,8 +267,8 @@ LogicalResult GradientBuilder::differentiateGeneric(linalg::GenericOp op) {
     auto type = dyn_cast<RankedTensorType>(input->get().getType());
     if (!type || !isa<FloatType>(type.getElementType()))
       continue;
-    FailureOr<Value> adjoint = buildOperandAdjoint(
-        op, input->getOperandNumber(), resultAdj, *kind);
+    FailureOr<Value> adjoint =
+        buildOperandAdjoint(op, input->getOperandNumber(), resultAdj, *kind);
     if (failed(adjoint))
       return failure();
     addAdjoint(input->get(), *adjoint, op.getLoc());
@@ -380,9 +380,9 @@ LogicalResult GradientBuilder::run() {
   if (auto tensorType = dyn_cast<RankedTensorType>(loss.getType()))
     adjoints[loss] = filled(tensorType, 1.0, loc);
   else
-    adjoints[loss] = backward(arith::ConstantOp::create(
-        builder, loc, loss.getType(),
-        builder.getFloatAttr(loss.getType(), 1.0)));
+    adjoints[loss] = backward(
+        arith::ConstantOp::create(builder, loc, loss.getType(),
+                                  builder.getFloatAttr(loss.getType(), 1.0)));
 
   SmallVector<Operation *> forwardOps;
   for (Operation &op : body.without_terminator())
@@ -421,9 +421,9 @@ LogicalResult checkLossFunction(func::FuncOp func) {
                             "to be differentiated");
   Type lossType = func.getResultTypes()[0];
   auto tensorType = dyn_cast<RankedTensorType>(lossType);
-  bool isScalar = isa<FloatType>(lossType) ||
-                  (tensorType && tensorType.getRank() == 0 &&
-                   isa<FloatType>(tensorType.getElementType()));
+  bool isScalar =
+      isa<FloatType>(lossType) || (tensorType && tensorType.getRank() == 0 &&
+                                   isa<FloatType>(tensorType.getElementType()));
   if (!isScalar)
     return func.emitOpError("returns ")
            << lossType
@@ -431,8 +431,7 @@ LogicalResult checkLossFunction(func::FuncOp func) {
   return success();
 }
 
-struct AutodiffPass
-    : public mlir::ckpt::impl::AutodiffPassBase<AutodiffPass> {
+struct AutodiffPass : public mlir::ckpt::impl::AutodiffPassBase<AutodiffPass> {
   using AutodiffPassBase::AutodiffPassBase;
 
   void runOnOperation() override {

@@ -75,8 +75,8 @@ LogicalResult ScalarTangents::differentiate(Operation *op) {
                                : Value();
             Value second;
             if (t(1))
-              second = neg(arith::DivFOp::create(
-                  builder, loc, mul(r, t(1)), x(1)));
+              second =
+                  neg(arith::DivFOp::create(builder, loc, mul(r, t(1)), x(1)));
             return add(first, second);
           })
           .Case<arith::MaximumFOp, arith::MaxNumFOp>([&](auto) {
@@ -89,9 +89,8 @@ LogicalResult ScalarTangents::differentiate(Operation *op) {
                 builder, loc, arith::CmpFPredicate::OLE, x(0), x(1));
             return select(aWins, t(0), t(1));
           })
-          .Case<arith::SelectOp>([&](arith::SelectOp) {
-            return select(x(0), t(1), t(2));
-          })
+          .Case<arith::SelectOp>(
+              [&](arith::SelectOp) { return select(x(0), t(1), t(2)); })
           .Case<arith::ExtFOp>([&](auto) {
             return arith::ExtFOp::create(builder, loc, type, t(0)).getResult();
           })

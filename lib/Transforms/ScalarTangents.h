@@ -1,4 +1,5 @@
-//===- ScalarTangents.h - forward-mode derivatives of scalar code -*- C++ -*-===//
+//===- ScalarTangents.h - forward-mode derivatives of scalar code -*- C++
+//-*-===//
 //
 // Differentiates the scalar payload of a linalg op: given the tangent of one
 // block argument (1) and zero for the others, builds the tangent of every
@@ -39,7 +40,9 @@ public:
 
 private:
   /// The clone of an original value.
-  Value p(Value original) const { return primal.lookup(original); }
+  /// Values defined outside the payload (captured constants) are their own
+  /// primal.
+  Value p(Value original) const { return primal.lookupOrDefault(original); }
   Value constant(Type type, double value, Location loc);
 
   OpBuilder &builder;

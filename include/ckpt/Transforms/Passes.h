@@ -3,6 +3,8 @@
 #ifndef CKPT_TRANSFORMS_PASSES_H
 #define CKPT_TRANSFORMS_PASSES_H
 
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -193,10 +193,31 @@ def AutodiffPass : Pass<"ckpt-autodiff", "mlir::ModuleOp"> {
     Option<"suffix", "suffix", "std::string", /*default=*/"\"_grad\"",
            "Suffix of the generated function's name">,
   ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
+  let dependentDialects = ["mlir::ckpt::CkptDialect",
+                           "mlir::linalg::LinalgDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def StripAnnotationsPass : Pass<"ckpt-strip-annotations"> {
+  let summary = "Remove the ckpt discardable attributes";
+  let description = [{
+    Removes `ckpt.policy`, `ckpt.name`, `ckpt.phase`, `ckpt.differentiate`
+    from ops and `ckpt.tangent`/`ckpt.name` from function arguments and
+    results. The lowering pipelines run it once the annotations have been
+    used (after `ckpt-lower-recompute`): conversions would otherwise carry
+    them onto LLVM-dialect ops, and tools without the ckpt dialect (such as
+    `mlir-runner`) could not parse the result.
+
+    Example:
+
+    ```mlir
+    %0 = arith.addf %a, %b {ckpt.phase = #ckpt.phase<forward>} : f32
+    // becomes
+    %0 = arith.addf %a, %b : f32
+    ```
+  }];
 }
 
 #endif // CKPT_TRANSFORMS_PASSES_TD

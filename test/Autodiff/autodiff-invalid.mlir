@@ -1,0 +1,90 @@
+// RUN: ckpt-opt %s --split-input-file --verify-diagnostics --ckpt-autodiff
+
+// Tests that an op without a rule is named.
+func.func @concat(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> attributes {ckpt.differentiate} {
+  // expected-error @+1 {{'tensor.concat' op is not supported by ckpt-autodiff}}
+  %c = tensor.concat dim(0) %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %s0 = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%c : tensor<8xf32>) outs(%s0 : tensor<f32>) dimensions = [0]
+    (%x: f32, %acc: f32) {
+      %r = arith.addf %x, %acc : f32
+      linalg.yield %r : f32
+    }
+  return %s : tensor<f32>
+}
+
+// -----
+
+// Tests that a scalar op without a derivative rule is named.
+func.func @powf(%a: tensor<4xf32>) -> tensor<f32> attributes {ckpt.differentiate} {
+  %two = arith.constant dense<2.5> : tensor<4xf32>
+  // expected-error @+1 {{'math.powf' op has no derivative rule in ckpt-autodiff}}
+  %p = math.powf %a, %two : tensor<4xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %s0 = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%p : tensor<4xf32>) outs(%s0 : tensor<f32>) dimensions = [0]
+    (%x: f32, %acc: f32) {
+      %r = arith.addf %x, %acc : f32
+      linalg.yield %r : f32
+    }
+  return %s : tensor<f32>
+}
+
+// -----
+
+// Tests that the loss must be a scalar.
+// expected-error @+1 {{'func.func' op returns 'tensor<4xf32>'; the loss must be a float scalar or a 0-d float tensor}}
+func.func @vector_loss(%a: tensor<4xf32>) -> tensor<4xf32> attributes {ckpt.differentiate} {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// Tests that exactly one result is required.
+// expected-error @+1 {{'func.func' op must return exactly one value, the scalar loss, to be differentiated}}
+func.func @two_results(%a: f32) -> (f32, f32) attributes {ckpt.differentiate} {
+  return %a, %a : f32, f32
+}
+
+// -----
+
+// Tests that a convolution's input (read through a non-permutation map) is
+// reported rather than differentiated wrongly.
+func.func @conv(%in: tensor<1x6x6x2xf32>, %f: tensor<3x3x2x2xf32>) -> tensor<f32> attributes {ckpt.differentiate} {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x2xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  // expected-error @+1 {{reads operand #0 through a map that is not a projected permutation; ckpt-autodiff cannot differentiate it yet}}
+  %c = linalg.conv_2d_nhwc_hwcf ins(%in, %f : tensor<1x6x6x2xf32>, tensor<3x3x2x2xf32>) outs(%o : tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %se = tensor.empty() : tensor<f32>
+  %s0 = linalg.fill ins(%z : f32) outs(%se : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%c : tensor<1x4x4x2xf32>) outs(%s0 : tensor<f32>) dimensions = [0, 1, 2, 3]
+    (%x: f32, %acc: f32) {
+      %r = arith.addf %x, %acc : f32
+      linalg.yield %r : f32
+    }
+  return %s : tensor<f32>
+}
+
+// -----
+
+// Tests that an existing symbol with the gradient's name is not overwritten.
+// expected-error @+1 {{'func.func' op cannot be differentiated into 'clash_grad': a symbol with that name exists}}
+func.func @clash(%a: f32) -> f32 attributes {ckpt.differentiate} {
+  return %a : f32
+}
+func.func @clash_grad(%a: f32) -> f32 {
+  return %a : f32
+}
+
+// -----
+
+// Tests that ckpt.differentiate is a unit attribute on functions.
+func.func @bad_attr(%a: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.differentiate' is only valid on functions}}
+  %b = arith.addf %a, %a {ckpt.differentiate} : f32
+  return %b : f32
+}

@@ -1,0 +1,27 @@
+// Gradient check by execution (f64, central differences with h = 1e-6,
+// relative error <= 1e-6 at the first, middle and last element of every
+// argument; see gradcheck.py): expand_shape, collapse_shape and extract_slice
+// RUN: ckpt-opt %s --ckpt-autodiff=function=loss | %gradcheck - | ckpt-opt --ckpt-cpu-pipeline | %run_cpu | FileCheck %s
+// CHECK: max_rel_error
+// CHECK: gradcheck: ok
+
+#id2 = affine_map<(i, j) -> (i, j)>
+#sum2 = affine_map<(i, j) -> ()>
+
+func.func @loss(%a: tensor<4x6xf64>) -> tensor<f64> {
+  %x = tensor.expand_shape %a [[0], [1, 2]] output_shape [4, 2, 3] : tensor<4x6xf64> into tensor<4x2x3xf64>
+  %y = tensor.collapse_shape %x [[0, 1], [2]] : tensor<4x2x3xf64> into tensor<8x3xf64>
+  %s = tensor.extract_slice %y[2, 0] [4, 3] [1, 1] : tensor<8x3xf64> to tensor<4x3xf64>
+  %e = math.exp %s : tensor<4x3xf64>
+  %se = tensor.empty() : tensor<f64>
+  %zero = arith.constant 0.0 : f64
+  %s0 = linalg.fill ins(%zero : f64) outs(%se : tensor<f64>) -> tensor<f64>
+  %loss = linalg.generic {indexing_maps = [#id2, #sum2], iterator_types = ["reduction", "reduction"]}
+      ins(%e : tensor<4x3xf64>) outs(%s0 : tensor<f64>) {
+  ^bb0(%sqv: f64, %sqacc: f64):
+    %sqq = arith.mulf %sqv, %sqv : f64
+    %sqr = arith.addf %sqacc, %sqq : f64
+    linalg.yield %sqr : f64
+  } -> tensor<f64>
+  return %loss : tensor<f64>
+}
