@@ -348,6 +348,42 @@ LogicalResult GradientBuilder::differentiateOp(Operation *op) {
     addAdjoint(slice.getSource(), adjoint, loc);
     return success();
   }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // The slice's adjoint is cut out of the result's; the destination keeps
+    // the rest, with zeros where the slice was written.
+    Value sourceAdj = backward(tensor::ExtractSliceOp::create(
+        builder, loc, insert.getSourceType(), resultAdj,
+        insert.getMixedOffsets(), insert.getMixedSizes(),
+        insert.getMixedStrides()));
+    addAdjoint(insert.getSource(), sourceAdj, loc);
+    Value zeros = filled(insert.getSourceType(), 0.0, loc);
+    Value destAdj = backward(tensor::InsertSliceOp::create(
+        builder, loc, zeros, resultAdj, insert.getMixedOffsets(),
+        insert.getMixedSizes(), insert.getMixedStrides()));
+    addAdjoint(insert.getDest(), destAdj, loc);
+    return success();
+  }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    // Each input's adjoint is its slice of the result's.
+    int64_t dim = concat.getDim();
+    int64_t offset = 0;
+    for (Value input : concat.getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        builder.getIndexAttr(0));
+      offsets[dim] = builder.getIndexAttr(offset);
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t size : type.getShape())
+        sizes.push_back(builder.getIndexAttr(size));
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        builder.getIndexAttr(1));
+      Value inputAdj = backward(tensor::ExtractSliceOp::create(
+          builder, loc, type, resultAdj, offsets, sizes, strides));
+      addAdjoint(input, inputAdj, loc);
+      offset += type.getDimSize(dim);
+    }
+    return success();
+  }
   if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
     auto type = cast<RankedTensorType>(extract.getTensor().getType());
     if (type.getRank() != 0)
