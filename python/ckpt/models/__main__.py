@@ -1,0 +1,57 @@
+"""Command line of the model zoo: prints a model as MLIR.
+
+  python3 -m ckpt.models mlp --layers 8 --batch 32 --hidden 64
+  python3 -m ckpt.models transformer --layers 12 --seq 1024 --d 768 --heads 12
+  python3 -m ckpt.models transformer --tiny --dtype f64
+"""
+
+import argparse
+import sys
+
+from . import mlp, transformer
+
+# Sizes small enough to execute (and gradient-check) on the CI machine.
+TINY = {
+    "mlp": dict(layers=3, batch=4, hidden=6),
+    "transformer": dict(layers=1, seq=4, d=8, heads=2),
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python3 -m ckpt.models",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="model", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--dtype", choices=["f32", "f64"], default="f32")
+    common.add_argument("--name", default="loss", help="function name")
+    common.add_argument("--tiny", action="store_true",
+                        help="sizes small enough to execute in tests")
+    p = sub.add_parser("mlp", parents=[common])
+    p.add_argument("--layers", type=int, default=8)
+    p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--hidden", type=int, default=64)
+    p = sub.add_parser("transformer", parents=[common])
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--seq", type=int, default=16)
+    p.add_argument("--d", type=int, default=32)
+    p.add_argument("--heads", type=int, default=4)
+    args = parser.parse_args(argv)
+
+    sizes = {k: v for k, v in vars(args).items()
+             if k not in ("model", "dtype", "name", "tiny")}
+    if args.tiny:
+        sizes = TINY[args.model]
+    for key, value in sizes.items():
+        if value <= 0:
+            parser.error(f"--{key} must be positive")
+    generator = {"mlp": mlp, "transformer": transformer}[args.model]
+    try:
+        text = generator(dtype=args.dtype, name=args.name, **sizes)
+    except ValueError as error:
+        parser.error(str(error))
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
