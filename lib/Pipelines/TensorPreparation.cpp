@@ -21,6 +21,9 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // owns a buffer returned by a call, frees it only at the end of the
   // caller's block, and the peak then exceeds what the program needs.
   pm.addPass(createInlinePrivateFunctionsPass());
+  // Random numbers become pure integer arithmetic: recomputing or fusing them
+  // reproduces the same bits.
+  pm.addPass(createLowerRandomPass());
   pm.addPass(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());

@@ -305,7 +305,9 @@ LogicalResult GradientBuilder::differentiateGeneric(linalg::GenericOp op) {
 
 LogicalResult GradientBuilder::differentiateOp(Operation *op) {
   Location loc = op->getLoc();
-  if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
+  // No differentiable inputs: empty tensors, constants, random numbers
+  // (a dropout mask is constant with respect to the parameters).
+  if (isa<tensor::EmptyOp, arith::ConstantOp, RandomUniformOp>(op))
     return success();
   if (auto generic = dyn_cast<linalg::GenericOp>(op))
     return differentiateGeneric(generic);

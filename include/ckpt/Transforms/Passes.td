@@ -220,4 +220,31 @@ def StripAnnotationsPass : Pass<"ckpt-strip-annotations"> {
   }];
 }
 
+def LowerRandomPass : Pass<"ckpt-lower-random"> {
+  let summary = "Lower ckpt.random_uniform to integer arithmetic in linalg";
+  let description = [{
+    Replaces every `ckpt.random_uniform` by a `linalg.generic` that computes,
+    for each element, the Philox-4x32-10 block of counter `offset + i` (`i`
+    the row-major linear index) and key `seed` with `arith` integer ops
+    (`mului_extended`, `xori`, `addi`) and maps it to a float in [0, 1):
+    f32 from the top 24 bits of the first word, f64 from 53 bits of the first
+    two. The result is a pure function of seed, offset and index, so
+    recomputing or fusing it reproduces the same bits.
+
+    Example:
+
+    ```mlir
+    %u = ckpt.random_uniform %seed, %offset : tensor<4x8xf32>
+    // becomes
+    %e = tensor.empty() : tensor<4x8xf32>
+    %u = linalg.generic {...} outs(%e : tensor<4x8xf32>) {
+      // linalg.index, 10 Philox rounds, shift, uitofp, mulf
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 #endif // CKPT_TRANSFORMS_PASSES_TD

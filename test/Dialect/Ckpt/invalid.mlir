@@ -224,3 +224,21 @@ func.func @tangent_on_op(%a: f32) -> f32 {
   %0 = arith.addf %a, %a {ckpt.tangent} : f32
   return %0 : f32
 }
+
+// -----
+
+// Tests that random numbers need a static shape.
+func.func @random_dynamic(%s: i64, %o: i64) -> tensor<?xf32> {
+  // expected-error @+1 {{'ckpt.random_uniform' op needs a statically shaped result, got 'tensor<?xf32>'}}
+  %u = ckpt.random_uniform %s, %o : tensor<?xf32>
+  return %u : tensor<?xf32>
+}
+
+// -----
+
+// Tests that random numbers are f32 or f64.
+func.func @random_int(%s: i64, %o: i64) -> tensor<4xi32> {
+  // expected-error @+1 {{'ckpt.random_uniform' op result #0 must be ranked tensor of 32-bit float or 64-bit float values}}
+  %u = ckpt.random_uniform %s, %o : tensor<4xi32>
+  return %u : tensor<4xi32>
+}

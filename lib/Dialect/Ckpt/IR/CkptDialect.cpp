@@ -65,8 +65,7 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
     if (!isa<UnitAttr>(value))
       return op->emitError() << "'" << name << "' must be a unit attribute";
     if (!isa<FunctionOpInterface>(op))
-      return op->emitError() << "'" << name
-                             << "' is only valid on functions";
+      return op->emitError() << "'" << name << "' is only valid on functions";
     return success();
   }
   if (name == getTangentAttrName())

@@ -207,5 +207,15 @@ LogicalResult CheckpointOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// RandomUniformOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RandomUniformOp::verify() {
+  if (!getType().hasStaticShape())
+    return emitOpError("needs a statically shaped result, got ") << getType();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.cpp.inc"

@@ -168,4 +168,36 @@ def Ckpt_YieldOp : Ckpt_Op<"yield", [
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
+//===----------------------------------------------------------------------===//
+// ckpt.random_uniform
+//===----------------------------------------------------------------------===//
+
+def Ckpt_RandomUniformOp : Ckpt_Op<"random_uniform", [Pure]> {
+  let summary = "counter-based uniform random numbers (Philox-4x32-10)";
+  let description = [{
+    Produces a tensor of pseudo-random numbers uniform in [0, 1), a pure
+    function of its operands: element `i` (in row-major order) is derived
+    from the Philox-4x32-10 block of counter `offset + i` and key `seed`
+    (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011).
+    Because nothing is hidden in a generator state, computing the op twice
+    gives the same bits: this is the random op the remat pass may recompute,
+    so dropout masks are reproduced exactly in the backward pass. Use a new
+    `offset` (or `seed`) for each independent draw.
+
+    f32 elements take the top 24 bits of the block's first word, f64
+    elements 53 bits of its first two words. `ckpt-lower-random` lowers the
+    op to a `linalg.generic` of integer arithmetic.
+
+    Example (dropout with keep probability 0.9):
+
+    ```mlir
+    %u = ckpt.random_uniform %seed, %offset : tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins I64:$seed, I64:$offset);
+  let results = (outs RankedTensorOf<[F32, F64]>:$result);
+  let assemblyFormat = "$seed `,` $offset attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_TD
