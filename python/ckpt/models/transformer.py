@@ -11,19 +11,31 @@ import math
 from .emitter import Emitter
 
 
-def _layernorm(e, x, gamma, beta, seq, d):
+def _row_mean(e, x, seq, d, square):
+    """mean over the last dimension of x (or of x^2), as a (seq,) tensor."""
     dt = e.dtype
     inv_d = e.scalar(1.0 / d)
-    eps = e.scalar(1e-5)
     zeros = e.filled((seq,), 0.0)
 
-    def mean_body(args, acc):
+    def body(args, acc):
+        lines, value = [], args[0]
+        if square:
+            value = e.fresh("q")
+            lines.append(f"{value} = arith.mulf {args[0]}, {args[0]} : {dt}")
         s, r = e.fresh("s"), e.fresh("r")
-        return ([f"{s} = arith.mulf {args[0]}, {inv_d} : {dt}",
-                 f"{r} = arith.addf {acc}, {s} : {dt}"], r)
+        lines += [f"{s} = arith.mulf {value}, {inv_d} : {dt}",
+                  f"{r} = arith.addf {acc}, {s} : {dt}"]
+        return lines, r
 
-    mean = e.generic([(x, (seq, d), [0, 1])], (seq,), [0],
-                     ["parallel", "reduction"], mean_body, init=zeros, name="mean")
+    return e.generic([(x, (seq, d), [0, 1])], (seq,), [0],
+                     ["parallel", "reduction"], body, init=zeros,
+                     name="var" if square else "mean")
+
+
+def _layernorm(e, x, gamma, beta, seq, d):
+    dt = e.dtype
+    eps = e.scalar(1e-5)
+    mean = _row_mean(e, x, seq, d, square=False)
 
     def center_body(args, acc):
         r = e.fresh("r")
@@ -31,16 +43,7 @@ def _layernorm(e, x, gamma, beta, seq, d):
 
     centered = e.generic([(x, (seq, d), [0, 1]), (mean, (seq,), [0])], (seq, d),
                          [0, 1], ["parallel", "parallel"], center_body, name="xc")
-    zeros2 = e.filled((seq,), 0.0)
-
-    def var_body(args, acc):
-        q, s, r = e.fresh("q"), e.fresh("s"), e.fresh("r")
-        return ([f"{q} = arith.mulf {args[0]}, {args[0]} : {dt}",
-                 f"{s} = arith.mulf {q}, {inv_d} : {dt}",
-                 f"{r} = arith.addf {acc}, {s} : {dt}"], r)
-
-    var = e.generic([(centered, (seq, d), [0, 1])], (seq,), [0],
-                    ["parallel", "reduction"], var_body, init=zeros2, name="var")
+    var = _row_mean(e, centered, seq, d, square=True)
 
     def norm_body(args, acc):
         ve, rs, n, sc, r = (e.fresh(s) for s in ("ve", "rs", "n", "sc", "r"))
