@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -148,6 +150,44 @@ std::optional<ReductionKind> classifyReduction(linalg::GenericOp op) {
   return std::nullopt;
 }
 
+/// A read at `outputDim + windowDim` (unit stride and dilation), as
+/// convolutions and pooling read their input.
+struct WindowShift {
+  unsigned outputDim;
+  unsigned windowDim;
+  int64_t windowSize;
+};
+
+/// Finds the window shifts that turn `targetMap` into a projected
+/// permutation, or fails if some result is neither a dimension nor the sum
+/// of an output dimension and a window dimension.
+FailureOr<SmallVector<WindowShift>>
+findWindowShifts(AffineMap targetMap, AffineMap outMap,
+                 ArrayRef<int64_t> loopRanges) {
+  SmallVector<WindowShift> shifts;
+  for (AffineExpr result : targetMap.getResults()) {
+    if (isa<AffineDimExpr>(result))
+      continue;
+    auto sum = dyn_cast<AffineBinaryOpExpr>(result);
+    if (!sum || sum.getKind() != AffineExprKind::Add)
+      return failure();
+    auto lhs = dyn_cast<AffineDimExpr>(sum.getLHS());
+    auto rhs = dyn_cast<AffineDimExpr>(sum.getRHS());
+    if (!lhs || !rhs)
+      return failure();
+    unsigned a = lhs.getPosition(), b = rhs.getPosition();
+    bool aIsOutput = outMap.isFunctionOfDim(a);
+    bool bIsOutput = outMap.isFunctionOfDim(b);
+    if (aIsOutput == bIsOutput)
+      return failure();
+    unsigned window = aIsOutput ? b : a;
+    if (ShapedType::isDynamic(loopRanges[window]))
+      return failure();
+    shifts.push_back({aIsOutput ? a : b, window, loopRanges[window]});
+  }
+  return shifts;
+}
+
 FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
                                                       unsigned operandIndex,
                                                       Value resultAdj,
@@ -157,14 +197,20 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
   unsigned numInputs = op.getNumDpsInputs();
   OpOperand &target = op->getOpOperand(operandIndex);
   AffineMap targetMap = op.getMatchingIndexingMap(&target);
-  if (!targetMap.isProjectedPermutation())
-    return op.emitOpError("reads operand #")
-           << operandIndex
-           << " through a map that is not a projected permutation; "
-              "ckpt-autodiff cannot differentiate it yet";
   auto targetType = cast<RankedTensorType>(target.get().getType());
   OpOperand &init = op.getDpsInitsMutable()[0];
   AffineMap outMap = op.getMatchingIndexingMap(&init);
+  SmallVector<WindowShift> shifts;
+  if (!targetMap.isProjectedPermutation()) {
+    FailureOr<SmallVector<WindowShift>> found =
+        findWindowShifts(targetMap, outMap, op.getStaticLoopRanges());
+    if (failed(found))
+      return op.emitOpError("reads operand #")
+             << operandIndex
+             << " through a map that is neither a projected permutation nor "
+                "a unit-stride window; ckpt-autodiff cannot differentiate it";
+    shifts = std::move(*found);
+  }
 
   // The payload sees the inputs and, as its accumulator, the value the
   // output held: the init for elementwise ops, the final result for
@@ -181,6 +227,58 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
   maps.push_back(targetMap);
 
   unsigned numLoops = op.getNumLoops();
+  if (!shifts.empty()) {
+    // Iterate over the target's coordinates instead of the output's: the
+    // output dimension o becomes i - w (i the target coordinate, w the window
+    // position), so the target is read at i. Tensors read at o are padded by
+    // the window size minus one on both sides so that i - w stays in bounds;
+    // the padding holds zeros, so it contributes nothing.
+    SmallVector<AffineExpr> substitution;
+    for (unsigned d = 0; d < numLoops; ++d)
+      substitution.push_back(getAffineDimExpr(d, ctx));
+    for (const WindowShift &shift : shifts)
+      substitution[shift.outputDim] = getAffineDimExpr(shift.outputDim, ctx) -
+                                      getAffineDimExpr(shift.windowDim, ctx);
+    AffineMap change = AffineMap::get(numLoops, 0, substitution, ctx);
+    for (unsigned i = 0; i + 1 < maps.size(); ++i) {
+      AffineMap original = maps[i];
+      SmallVector<AffineExpr> results(original.compose(change).getResults());
+      SmallVector<int64_t> low, high;
+      bool padded = false;
+      for (auto [position, expr] : llvm::enumerate(original.getResults())) {
+        int64_t amount = 0;
+        for (const WindowShift &shift : shifts)
+          if (expr == getAffineDimExpr(shift.outputDim, ctx))
+            amount = shift.windowSize - 1;
+        low.push_back(amount);
+        high.push_back(amount);
+        if (amount) {
+          results[position] = results[position] + amount;
+          padded = true;
+        }
+      }
+      if (padded) {
+        auto type = cast<RankedTensorType>(inputs[i].getType());
+        SmallVector<int64_t> shape(type.getShape());
+        for (auto [position, amount] : llvm::enumerate(low))
+          shape[position] += 2 * amount;
+        auto paddedType = RankedTensorType::get(shape, type.getElementType());
+        Value zero = backward(arith::ConstantOp::create(
+            builder, loc, type.getElementType(),
+            builder.getFloatAttr(type.getElementType(), 0.0)));
+        inputs[i] = backward(
+            tensor::PadOp::create(builder, loc, paddedType, inputs[i],
+                                  getAsIndexOpFoldResult(ctx, low),
+                                  getAsIndexOpFoldResult(ctx, high), zero));
+      }
+      maps[i] = AffineMap::get(numLoops, 0, results, ctx);
+    }
+    maps.back() = simplifyAffineMap(targetMap.compose(change));
+    targetMap = maps.back();
+    if (!targetMap.isProjectedPermutation())
+      return op.emitOpError("reads operand #")
+             << operandIndex << " through a window ckpt-autodiff cannot invert";
+  }
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::reduction);
   for (AffineExpr result : targetMap.getResults())
@@ -247,7 +345,6 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
   backward(adjointOp);
   if (failed(status))
     return failure();
-  (void)ctx;
   return adjointOp.getResult(0);
 }
 
