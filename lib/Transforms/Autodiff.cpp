@@ -462,6 +462,24 @@ LogicalResult GradientBuilder::differentiateOp(Operation *op) {
     addAdjoint(insert.getDest(), destAdj, loc);
     return success();
   }
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    // The source's adjoint is the interior of the result's; the padding value
+    // is a constant (checked), so it gets none.
+    if (!pad.getConstantPaddingValue())
+      return op->emitOpError("pads with a computed value; ckpt-autodiff "
+                             "supports constant padding");
+    RankedTensorType sourceType = pad.getSourceType();
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : sourceType.getShape())
+      sizes.push_back(builder.getIndexAttr(size));
+    SmallVector<OpFoldResult> strides(sourceType.getRank(),
+                                      builder.getIndexAttr(1));
+    Value adjoint = backward(
+        tensor::ExtractSliceOp::create(builder, loc, sourceType, resultAdj,
+                                       pad.getMixedLowPad(), sizes, strides));
+    addAdjoint(pad.getSource(), adjoint, loc);
+    return success();
+  }
   if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
     // Each input's adjoint is its slice of the result's.
     int64_t dim = concat.getDim();

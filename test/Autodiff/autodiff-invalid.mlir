@@ -1,16 +1,13 @@
 // RUN: ckpt-opt %s --split-input-file --verify-diagnostics --ckpt-autodiff
 
 // Tests that an op without a rule is named.
-func.func @pad(%a: tensor<4xf32>) -> tensor<f32> attributes {ckpt.differentiate} {
+func.func @gather(%table: tensor<8x4xf32>, %ids: tensor<3x1xindex>) -> tensor<f32> attributes {ckpt.differentiate} {
   %z = arith.constant 0.0 : f32
-  // expected-error @+1 {{'tensor.pad' op is not supported by ckpt-autodiff}}
-  %p = tensor.pad %a low[1] high[1] {
-  ^bb0(%i: index):
-    tensor.yield %z : f32
-  } : tensor<4xf32> to tensor<6xf32>
+  // expected-error @+1 {{'tensor.gather' op is not supported by ckpt-autodiff}}
+  %g = tensor.gather %table[%ids] gather_dims([0]) : (tensor<8x4xf32>, tensor<3x1xindex>) -> tensor<3x1x4xf32>
   %e = tensor.empty() : tensor<f32>
   %s0 = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
-  %s = linalg.reduce ins(%p : tensor<6xf32>) outs(%s0 : tensor<f32>) dimensions = [0]
+  %s = linalg.reduce ins(%g : tensor<3x1x4xf32>) outs(%s0 : tensor<f32>) dimensions = [0, 1, 2]
     (%x: f32, %acc: f32) {
       %r = arith.addf %x, %acc : f32
       linalg.yield %r : f32

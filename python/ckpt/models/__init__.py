@@ -7,9 +7,10 @@ or f64 tensors and returns a scalar loss as a 0-d tensor, marked
 training step. Run `python3 -m ckpt.models --help` for the command line.
 """
 
+from .convnet import resnet, unet
 from .mlp import mlp
 from .transformer import transformer
 
-MODELS = {"mlp": mlp, "transformer": transformer}
+MODELS = {"mlp": mlp, "transformer": transformer, "resnet": resnet, "unet": unet}
 
-__all__ = ["MODELS", "mlp", "transformer"]
+__all__ = ["MODELS", "mlp", "resnet", "transformer", "unet"]

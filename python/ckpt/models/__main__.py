@@ -2,18 +2,22 @@
 
   python3 -m ckpt.models mlp --layers 8 --batch 32 --hidden 64
   python3 -m ckpt.models transformer --layers 12 --seq 1024 --d 768 --heads 12
+  python3 -m ckpt.models resnet --blocks 8 --batch 8 --size 32 --channels 64
+  python3 -m ckpt.models unet --levels 4 --size 128 --channels 32
   python3 -m ckpt.models transformer --tiny --dtype f64
 """
 
 import argparse
 import sys
 
-from . import mlp, transformer
+from . import MODELS
 
 # Sizes small enough to execute (and gradient-check) on the CI machine.
 TINY = {
     "mlp": dict(layers=3, batch=4, hidden=6),
     "transformer": dict(layers=1, seq=4, d=8, heads=2),
+    "resnet": dict(blocks=1, batch=1, size=4, channels=2, in_channels=1),
+    "unet": dict(levels=2, batch=1, size=4, channels=2, in_channels=1),
 }
 
 
@@ -36,6 +40,18 @@ def main(argv=None):
     p.add_argument("--seq", type=int, default=16)
     p.add_argument("--d", type=int, default=32)
     p.add_argument("--heads", type=int, default=4)
+    p = sub.add_parser("resnet", parents=[common])
+    p.add_argument("--blocks", type=int, default=4)
+    p.add_argument("--batch", type=int, default=2)
+    p.add_argument("--size", type=int, default=16)
+    p.add_argument("--channels", type=int, default=8)
+    p.add_argument("--in-channels", type=int, default=3)
+    p = sub.add_parser("unet", parents=[common])
+    p.add_argument("--levels", type=int, default=3)
+    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--size", type=int, default=32)
+    p.add_argument("--channels", type=int, default=8)
+    p.add_argument("--in-channels", type=int, default=3)
     args = parser.parse_args(argv)
 
     sizes = {k: v for k, v in vars(args).items()
@@ -45,7 +61,7 @@ def main(argv=None):
     for key, value in sizes.items():
         if value <= 0:
             parser.error(f"--{key} must be positive")
-    generator = {"mlp": mlp, "transformer": transformer}[args.model]
+    generator = MODELS[args.model]
     try:
         text = generator(dtype=args.dtype, name=args.name, **sizes)
     except ValueError as error:
