@@ -16,7 +16,7 @@ config.test_exec_root = os.path.join(config.ckpt_obj_root, "test")
 # Unit/ has its own configuration (GoogleTest format) and is found through its
 # own site config in the build tree; Inputs/ hold data files, not tests.
 config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
-                   "compare-peak.py", "gradcheck.py",
+                   "compare-peak.py", "count-gpu.py", "gradcheck.py",
                    "philox-reference.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
@@ -40,6 +40,9 @@ tools = [
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("llvm-nm", unresolved="fatal"),
+    ToolSubst("mlir-translate", unresolved="fatal"),
+    ToolSubst("llvm-readelf", unresolved="fatal"),
+    ToolSubst("%clang", command="clang", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -72,8 +75,30 @@ config.substitutions.append(
     ("%gradcheck",
      "python3 " + os.path.join(config.ckpt_src_root, "test", "Autodiff",
                                "gradcheck.py")))
+# Kernels, cuBLAS calls and host work of a ckpt-gpu-pipeline module.
+config.substitutions.append(
+    ("%count_gpu",
+     "python3 " + os.path.join(config.ckpt_src_root, "test", "Pipelines",
+                               "count-gpu.py")))
 # %run_cpu expands to other substitutions.
 config.recursiveExpansionLimit = 4
+
+# The CUDA runtime library is built where a CUDA toolkit exists (no GPU
+# needed): tests that link host code against it need it.
+if config.ckpt_cuda_runtime_built:
+    config.available_features.add("cuda-runtime")
+    config.substitutions.append(("%cuda_lib_dir", config.cuda_library_dir))
+    config.substitutions.append(
+        ("%cuda_stub_dir", os.path.join(config.cuda_library_dir, "stubs")))
+    # Links a host object compiled from ckpt-gpu-pipeline output into an
+    # executable: the ckpt runtimes, the upstream printers, the CUDA driver
+    # (the stub where no driver is installed).
+    config.substitutions.append(
+        ("%link_cuda",
+         "%clang -L" + config.ckpt_libs_dir +
+         " -lckpt_cuda_runtime -lckpt_runtime %mlir_runner_utils %mlir_c_runner_utils"
+         " -L%cuda_stub_dir -lcuda -Wl,-rpath," + config.ckpt_libs_dir +
+         " -Wl,-rpath," + config.mlir_lib_dir))
 
 # GPU execution tests need a CUDA device; build machines and CI have none.
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):

@@ -87,4 +87,23 @@ void mlir::ckpt::registerCkptPipelines() {
       "Lower linalg on tensors (with ckpt ops) to the LLVM dialect for CPU "
       "execution, with every allocation counted by libckpt_runtime",
       buildCpuPipeline);
+  registerPassPipeline(
+      "ckpt-gpu-pipeline",
+      "Lower linalg on tensors (with ckpt ops) to an LLVM host module with "
+      "embedded CUDA kernels (gpu.binary), GPU buffers counted by "
+      "libckpt_cuda_runtime and matmuls through cuBLAS",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GpuPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string message;
+        if (failed(verifyGpuPipelineOptions(options, message)))
+          return errorHandler(message);
+        buildGpuPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(GpuPipelineOptions());
+      });
 }

@@ -7,6 +7,7 @@
 
 #include "ckpt/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -24,12 +25,19 @@ namespace {
 struct VerifyLLVMLoweringPass
     : public mlir::ckpt::impl::VerifyLLVMLoweringPassBase<
           VerifyLLVMLoweringPass> {
+  using Base::Base;
+
+  /// True for the GPU ops a host module keeps until translation to LLVM IR.
+  bool isAllowedGpuOp(Operation *op) const {
+    return allowGpuBinary && isa<gpu::BinaryOp, gpu::LaunchFuncOp>(op);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::StringSet<> reported;
     module.walk([&](Operation *op) {
       if (op == module.getOperation() ||
-          isa<LLVM::LLVMDialect>(op->getDialect()))
+          isa<LLVM::LLVMDialect>(op->getDialect()) || isAllowedGpuOp(op))
         return;
       if (reported.insert(op->getName().getStringRef()).second)
         op->emitError() << "'" << op->getName()

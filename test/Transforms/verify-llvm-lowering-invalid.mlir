@@ -26,3 +26,18 @@ func.func @h() {
   // expected-error @+1 {{'func.return' was not lowered to the LLVM dialect}}
   return
 }
+
+// -----
+
+// Tests that without allow-gpu-binary the host side of a GPU module is
+// reported.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'gpu.binary' was not lowered to the LLVM dialect}}
+  gpu.binary @kernels [#gpu.object<#nvvm.target, "">]
+  llvm.func @host() {
+    %c1 = llvm.mlir.constant(1 : index) : i64
+    // expected-error @+1 {{'gpu.launch_func' was not lowered to the LLVM dialect}}
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) : i64
+    llvm.return
+  }
+}

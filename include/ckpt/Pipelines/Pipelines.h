@@ -4,6 +4,13 @@
 #define CKPT_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+
+/// The CUDA toolkit the GPU pipeline uses unless told otherwise (the one
+/// CMake found, else the usual install location).
+#ifndef CKPT_DEFAULT_CUDA_PATH
+#define CKPT_DEFAULT_CUDA_PATH "/usr/local/cuda"
+#endif
 
 namespace mlir {
 class OpPassManager;
@@ -53,8 +60,77 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// LLVM lowering become libm calls.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
-/// Registers `ckpt-tensor-prep` and `ckpt-cpu-pipeline` with the global pass
-/// pipeline registry.
+/// Options of `ckpt-gpu-pipeline`.
+struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("GPU architecture the cubin is compiled for (CUDA 13's "
+                     "ptxas rejects sm_50, the upstream default)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features of the target (sm_90 needs PTX >= 7.8)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu.binary holds: bin (cubin), fatbin, isa (PTX) "
+                     "or offloading (LLVM IR)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose ptxas and libdevice build the "
+                     "kernels"),
+      llvm::cl::init(CKPT_DEFAULT_CUDA_PATH)};
+  PassOptions::Option<std::string> gemm{
+      *this, "gemm",
+      llvm::cl::desc("How matmul-like ops run: 'cublas' (calls into "
+                     "libckpt_cuda_runtime) or 'codegen' (generated kernels)"),
+      llvm::cl::init("cublas")};
+  PassOptions::Option<bool> allowTF32{
+      *this, "allow-tf32",
+      llvm::cl::desc("Run f32 cuBLAS GEMMs with TF32 tensor-core math"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> hostShared{
+      *this, "host-shared",
+      llvm::cl::desc("Allocate buffers in managed memory that host code can "
+                     "read too (printing, scalar reads); device memory "
+                     "otherwise"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("Threads per block of the generated kernels"),
+      llvm::cl::init(256)};
+  PassOptions::Option<bool> fuseElementwise{
+      *this, "fuse-elementwise",
+      llvm::cl::desc("Fuse elementwise linalg ops on tensors before "
+                     "bufferization (removes intermediate tensors)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> verifyLowering{
+      *this, "verify-lowering",
+      llvm::cl::desc("Fail with an error naming every op that is neither in "
+                     "the LLVM dialect nor gpu.binary/gpu.launch_func"),
+      llvm::cl::init(true)};
+};
+
+/// Builds the GPU pipeline: linalg on tensors (with ckpt ops) to a host
+/// module in the LLVM dialect that embeds the kernels as a cubin
+/// (`gpu.binary`) and launches them with `gpu.launch_func`; translating it to
+/// LLVM IR produces the `mgpu*` calls libckpt_cuda_runtime implements. The
+/// stages: the tensor preparation and bufferization of the CPU pipeline,
+/// `ckpt-lower-recompute`, deallocation with frees after last use, matmul-
+/// like ops to cuBLAS calls (`gemm=cublas`), buffers to GPU allocations,
+/// linalg ops to block/thread-mapped loops and kernels, then the steps of
+/// upstream's `gpu-lower-to-nvvm-pipeline` with the chosen chip, features,
+/// format and CUDA toolkit.
+void buildGpuPipeline(OpPassManager &pm, const GpuPipelineOptions &options);
+
+/// Checks the option values of `ckpt-gpu-pipeline` that have a fixed set of
+/// accepted forms; the message names the accepted forms.
+LogicalResult verifyGpuPipelineOptions(const GpuPipelineOptions &options,
+                                       std::string &message);
+
+/// Registers `ckpt-tensor-prep`, `ckpt-cpu-pipeline` and `ckpt-gpu-pipeline`
+/// with the global pass pipeline registry.
 void registerCkptPipelines();
 
 } // namespace ckpt

@@ -71,12 +71,23 @@ def VerifyLLVMLoweringPass : Pass<"ckpt-verify-llvm-lowering", "mlir::ModuleOp">
     location, and the pass fails. Without this check such a module only
     fails later, in translation or at JIT time, with a less precise message.
 
+    With `allow-gpu-binary`, the ops a GPU host module keeps until
+    translation to LLVM IR are accepted too: `gpu.binary` (the embedded
+    cubin) and `gpu.launch_func` (translated into `mgpu*` runtime calls);
+    every other op of the GPU dialect (an unoutlined `gpu.launch`, a leftover
+    `gpu.module`) is still an error.
+
     Example error:
 
     ```
     error: 'linalg.softmax' was not lowered to the LLVM dialect
     ```
   }];
+  let options = [
+    Option<"allowGpuBinary", "allow-gpu-binary", "bool", /*default=*/"false",
+           "Also accept gpu.binary and gpu.launch_func (host side of the GPU "
+           "pipeline)">,
+  ];
 }
 
 def InlinePrivateFunctionsPass : Pass<"ckpt-inline-private-functions", "mlir::ModuleOp"> {
@@ -245,6 +256,135 @@ def LowerRandomPass : Pass<"ckpt-lower-random"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def GemmToCublasPass : Pass<"ckpt-gemm-to-cublas", "mlir::ModuleOp"> {
+  let summary = "Turn matmul-like linalg ops on memrefs into cuBLAS calls";
+  let description = [{
+    Replaces every linalg op on memrefs that is a plain contraction
+    (`linalg.matmul`, `linalg.batch_matmul`, or a generic with the same
+    multiply-add body, including a transposed A or B operand) by a call to
+    a GEMM of the ckpt CUDA runtime (`libckpt_cuda_runtime`), which runs
+    cuBLAS: `C += op(A) op(B)`. Each operand is cast to a fully dynamic
+    strided memref; the callee is declared with `llvm.emit_c_interface`, so
+    after lowering it receives memref descriptors.
+
+    Matched: one batch dimension at most (leading in every operand), one M,
+    N and K dimension, C indexed (batch, m, n), unit innermost stride,
+    element types f32 x f32 -> f32 (`ckpt_cuda_gemm_f32`, or `_tf32` with
+    `allow-tf32`), bf16 x bf16 -> f32 (`_bf16_f32`) and bf16 x bf16 -> bf16
+    (`_bf16`); batched variants are `ckpt_cuda_batch_gemm_*`. Anything else
+    (a fused elementwise prologue, other types, several K dimensions) is
+    left for the code generator.
+
+    Example:
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
+                  outs(%c : memref<64x16xf32>)
+    // becomes
+    %0 = memref.cast %a : memref<64x32xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+    ...
+    call @ckpt_cuda_gemm_f32(%0, %1, %2, %c0_i32, %c0_i32) : (...) -> ()
+    ```
+  }];
+  let options = [
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
+           "Run f32 GEMMs with TF32 tensor-core math">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def DeviceAllocationsPass : Pass<"ckpt-device-allocations"> {
+  let summary = "Turn host buffer allocations into GPU allocations";
+  let description = [{
+    Replaces `memref.alloc` by `gpu.alloc` and `memref.dealloc` by
+    `gpu.dealloc`, so that every buffer of the program lives in memory the
+    GPU reaches and the ckpt CUDA runtime counts the device bytes. Run it
+    after buffer deallocation placement (deallocation cannot analyze GPU
+    kernels) and before kernels are formed.
+
+    With `host-shared` (the default) buffers are managed memory
+    (`gpu.alloc host_shared`), which host code (printing, scalar reads,
+    library calls) can also read; without it they are device memory, and
+    each allocation and free is an asynchronous GPU op followed by a wait.
+    Frees are always synchronous (`gpu.dealloc async` + `gpu.wait`), so a
+    buffer is released where deallocation placed its free.
+
+    Stack allocations (`memref.alloca`, small host scalars) stay on the
+    host. A global memref other than a scalar (a dense constant tensor) is
+    reported as an error: kernels cannot read host globals.
+
+    Example:
+
+    ```mlir
+    %b = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+    memref.dealloc %b : memref<64xf32>
+    // becomes
+    %b = gpu.alloc host_shared () : memref<64xf32>
+    %0 = gpu.wait async
+    %1 = gpu.dealloc async [%0] %b : memref<64xf32>
+    gpu.wait [%1]
+    ```
+  }];
+  let options = [
+    Option<"hostShared", "host-shared", "bool", /*default=*/"true",
+           "Allocate managed memory that host code can read as well">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def MapLinalgToGpuPass : Pass<"ckpt-map-linalg-to-gpu"> {
+  let summary = "Map linalg ops on memrefs to GPU blocks and threads";
+  let description = [{
+    Rewrites every linalg op on memrefs (and every `memref.copy`) into a
+    nest of two `scf.parallel` loops mapped to GPU blocks and threads, which
+    `convert-parallel-loops-to-gpu` turns into one `gpu.launch` each.
+
+    - Ops without reduction dimensions (elementwise, fill, copy,
+      transpose): one thread per output element. The parallel iteration
+      space is linearized with the last dimension fastest, so consecutive
+      threads of a warp touch consecutive elements (coalesced accesses for
+      row-major operands); `threads-per-block` threads per block.
+    - Reductions with one output whose body combines the output with one
+      associative op (add, mul, max, min, or, and, xor on floats or
+      integers) and at least `block-reduction-min-size` reduced elements:
+      one block per output element; its threads stride through the reduced
+      elements (consecutive threads read consecutive elements), accumulate
+      privately and combine with a block-wide reduction (`gpu.all_reduce`).
+    - Other ops with reductions (contractions left by ckpt-gemm-to-cublas,
+      small reductions, several outputs): one thread per output element,
+      reducing sequentially.
+
+    Example:
+
+    ```mlir
+    linalg.generic {... iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<64x1024xf32>) outs(%sum : memref<64xf32>) {...}
+    // becomes
+    scf.parallel (%b) = (%c0) to (%c64) step (%c1) {
+      %partial = scf.parallel (%t) = (%c0) to (%c256) step (%c1)
+          init (%zero) -> f32 { ... scf.for %k = %t to %c1024 step %c256 ... }
+          {mapping = [#gpu.loop_dim_map<processor = thread_x, ...>]}
+      ...
+    } {mapping = [#gpu.loop_dim_map<processor = block_x, ...>]}
+    ```
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "unsigned",
+           /*default=*/"256", "Threads per block (a multiple of 32, at most "
+           "1024)">,
+    Option<"blockReductionMinSize", "block-reduction-min-size", "unsigned",
+           /*default=*/"32", "Smallest reduction size given a whole block">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::gpu::GPUDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 #endif // CKPT_TRANSFORMS_PASSES_TD
