@@ -8,7 +8,8 @@
 //     keeps the model near O(n^2) columns, and the unit tests measure what
 //     it costs against all schedules), and by default only nodes a few edges
 //     upstream of t's inputs (SolverOptions::ilpRecomputeDepth: the full
-//     model's root LP is too slow for CBC on 200-node graphs); a final stage n
+//     model's root LP is too slow for CBC on 200-node graphs) plus what
+//     greedy recomputes in stage t; a final stage n
 //     recomputes outputs that were dropped (and what they need) and ends with
 //     every output resident, as if a virtual node read all outputs;
 //   - R[t,i]: i is recomputed in stage t (i an ancestor of t that may be
@@ -230,6 +231,29 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
       ancestors[t] |= ancestors[u];
     }
 
+  // Greedy's recomputations stay in the model whatever their depth, so its
+  // schedule is always a starting incumbent when it meets the budget.
+  std::optional<Schedule> greedySchedule;
+  std::vector<llvm::BitVector> greedyRecomputes(stages, llvm::BitVector(n));
+  if (llvm::Expected<PlanResult> greedy = solveGreedy(problem, budgetBytes)) {
+    if (greedy->isFeasible) {
+      greedySchedule = std::move(greedy->schedule);
+      std::vector<bool> computed(n, false);
+      unsigned stage = 0;
+      for (const ScheduleStep &step : *greedySchedule) {
+        if (step.kind != StepKind::Compute)
+          continue;
+        if (!computed[step.node]) {
+          computed[step.node] = true;
+          ++stage;
+        } else if (stage < stages && ancestors[stage].test(step.node)) {
+          greedyRecomputes[stage].set(step.node);
+        }
+      }
+    }
+  } else {
+    llvm::consumeError(greedy.takeError());
+  }
   // Stage t recomputes only nodes within options.ilpRecomputeDepth edges
   // upstream of what its last step reads.
   if (unsigned depth = options.ilpRecomputeDepth; depth > 0)
@@ -249,6 +273,7 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
             }
         frontier = std::move(next);
       }
+      near |= greedyRecomputes[t];
       ancestors[t] &= near;
     }
   ModelBuilder model;
@@ -452,12 +477,8 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
 
   // Greedy's schedule, when it fits the budget, is the starting incumbent.
   std::optional<std::vector<double>> start;
-  if (llvm::Expected<PlanResult> greedy = solveGreedy(problem, budgetBytes)) {
-    if (greedy->isFeasible)
-      start = startFromSchedule(vars, greedy->schedule, columns);
-  } else {
-    llvm::consumeError(greedy.takeError());
-  }
+  if (greedySchedule)
+    start = startFromSchedule(vars, *greedySchedule, columns);
 
   std::vector<std::vector<NodeIndex>> stageRecomputes(stages);
   double objective = 0, bound = 0;

@@ -128,7 +128,9 @@ llvm::Expected<PlanResult> solveGreedy(const RematProblem &problem,
 /// t for the first time; memory is tracked after every computation, with
 /// each value freed after its last read in a stage unless it is kept for
 /// later stages; a final stage may recompute outputs. Stage t recomputes
-/// only nodes within \p options.ilpRecomputeDepth edges of node t's inputs.
+/// only nodes within \p options.ilpRecomputeDepth edges of node t's inputs,
+/// or that greedy's schedule recomputes in stage t (so that schedule is
+/// always in the class).
 /// Solved with CBC under \p options.timeLimitSeconds, starting from greedy's
 /// schedule; returns the incumbent and its gap.
 llvm::Expected<PlanResult> solveILP(const RematProblem &problem,
