@@ -4,8 +4,11 @@
 For each graph family, budget (fraction of the baseline peak) and solver it
 prints the cost, the extra-cost ratio (cost - baseline) / (optimal - baseline)
 where `ilp` proved optimality within its class (ratio 1.0 = as good as the
-ILP; below 1.0 = better than the ILP's class allows), the peak and the solve
-time, then checks the acceptance targets:
+ILP; below 1.0 = better than the ILP's class allows; marked * and taken
+against the best cost any solver found where nothing is proven), the peak and
+the solve time, then checks the acceptance targets. A case without a proven
+optimum, or where `ilp` finds no plan but another solver does, is a miss; a
+budget no solver meets is listed as not counted. Targets:
   auto   extra <= 1.05 x optimal extra + 0.1% of baseline cost
   greedy extra <= 1.5  x optimal extra + 0.5% of baseline cost
   ilp    proves optimality on chain/transformer/unet graphs <= 200 nodes
@@ -62,6 +65,7 @@ def main():
     args = parser.parse_args()
     tool = os.path.abspath(args.ckpt_plan)
     failures = []
+    not_counted = []
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{'family':<12}{'nodes':>6}{'budget':>7}  {'solver':<16}"
               f"{'cost':>10}{'extra/opt':>10}{'peak/base':>10}{'gap':>8}{'time_s':>9}")
@@ -75,12 +79,32 @@ def main():
                 results = {s: plan(tool, graph, budget, s, args.time_limit)
                            for s in solvers}
                 ilp = results["ilp"]
+                planned = [r for r in results.values() if "error" not in r]
+                if not planned:
+                    # Nobody met the budget: below the smallest feasible peak
+                    # any solver found, so no target applies.
+                    not_counted.append(f"{family} at {budget}: "
+                                       f"{ilp['error'][:110]}")
                 proven = "error" not in ilp and ilp.get("optimality_gap") == 0
-                if "error" not in ilp and family != "random" and \
-                        ilp["num_nodes"] <= 200:
-                    if not proven or ilp["solve_time_s"] > 60:
-                        failures.append(f"ilp did not prove optimality on "
-                                        f"{family} at {budget} within 60 s")
+                best_known = min((r["cost"] for r in planned), default=None)
+                if planned and family != "random" and \
+                        planned[0]["num_nodes"] <= 200:
+                    if "error" in ilp:
+                        failures.append(f"ilp found no plan on {family} at "
+                                        f"{budget} although another solver "
+                                        f"did")
+                    elif not proven or ilp["solve_time_s"] > 60:
+                        failures.append(
+                            f"ilp did not prove optimality on {family} at "
+                            f"{budget} within 60 s (gap "
+                            f"{ilp.get('optimality_gap')})")
+                if planned and not proven:
+                    failures.append(f"auto/greedy targets on {family} at "
+                                    f"{budget} unverified: no proven optimum")
+                for name in ("auto", "greedy"):
+                    if proven and "error" in results[name]:
+                        failures.append(f"{name} found no plan on {family} "
+                                        f"at {budget}; ilp did")
                 for solver, r in results.items():
                     if "error" in r:
                         print(f"{family:<12}{'':>6}{budget:>7}  {solver:<16}"
@@ -89,17 +113,20 @@ def main():
                     base = r["baseline_cost"]
                     extra = r["cost"] - base
                     ratio = ""
+                    reference = ilp["cost"] if proven else best_known
+                    ref_extra = reference - base
+                    ratio = ("%.3f" % (extra / ref_extra)) if ref_extra > 0 \
+                        else ("1.000" if extra == 0 else "inf")
+                    if not proven:
+                        ratio += "*"
                     if proven:
-                        opt_extra = ilp["cost"] - base
-                        ratio = ("%.3f" % (extra / opt_extra)) if opt_extra > 0 \
-                            else ("1.000" if extra == 0 else "inf")
                         for name, factor, slack in (("auto", 1.05, 0.001),
                                                     ("greedy", 1.5, 0.005)):
                             if solver == name and \
-                                    extra > factor * opt_extra + slack * base:
+                                    extra > factor * ref_extra + slack * base:
                                 failures.append(
                                     f"{name} on {family} at {budget}: extra "
-                                    f"{extra} > {factor} x {opt_extra} + "
+                                    f"{extra} > {factor} x {ref_extra} + "
                                     f"{slack:.1%} of {base}")
                     gap = r.get("optimality_gap")
                     print(f"{family:<12}{r['num_nodes']:>6}{budget:>7}  "
@@ -125,6 +152,11 @@ def main():
                     failures.append(f"{solver} took {r['solve_time_s']:.2f} s "
                                     f"on random-10k at {budget}")
     print()
+    print("* ratio against the best cost any solver found (no proven optimum)")
+    if not_counted:
+        print("budgets not counted (no solver met them):")
+        for f in not_counted:
+            print("  " + f)
     if failures:
         print("targets missed:")
         for f in failures:

@@ -11,9 +11,8 @@
 using namespace ckpt::planner;
 using namespace ckpt::planner::testing;
 
-std::optional<uint64_t>
-ckpt::planner::testing::unrestrictedOptimalCost(const RematProblem &problem,
-                                                uint64_t budgetBytes) {
+std::optional<uint64_t> ckpt::planner::testing::unrestrictedOptimalCost(
+    const RematProblem &problem, uint64_t budgetBytes, bool keepOriginalOrder) {
   unsigned n = problem.size();
   if (n > 10)
     llvm::report_fatal_error("exhaustive search limited to 10 nodes");
@@ -58,6 +57,9 @@ ckpt::planner::testing::unrestrictedOptimalCost(const RematProblem &problem,
       }
       if ((computed & bit) && !problem.mayRecompute(v))
         continue;
+      // First computations in original order: computed is then a prefix.
+      if (keepOriginalOrder && !(computed & bit) && computed != bit - 1)
+        continue;
       bool ready = true;
       for (NodeIndex u : problem.predecessors(v))
         ready = ready && (resident & (1u << u));
@@ -71,29 +73,54 @@ ckpt::planner::testing::unrestrictedOptimalCost(const RematProblem &problem,
 
 std::optional<uint64_t>
 ckpt::planner::testing::stageClassOptimalCost(const RematProblem &problem,
-                                              uint64_t budgetBytes) {
+                                              uint64_t budgetBytes,
+                                              unsigned recomputeDepth) {
   unsigned n = problem.size();
   if (n > 10)
     llvm::report_fatal_error("exhaustive search limited to 10 nodes");
-  // The class, as documented on solveILP: a value is held or recomputed only
-  // in stages (v, neededUntil(v)]; values that may not be recomputed and
-  // outputs are always held there (outputs to the end); stage t recomputes
-  // only ancestors of t; memory of a stage counts everything held at its
-  // start, everything recomputed in it and node t.
-  std::vector<uint32_t> ancestors(n, 0);
-  for (NodeIndex t = 0; t < n; ++t)
-    for (NodeIndex u : problem.predecessors(t))
-      ancestors[t] |= (1u << u) | ancestors[u];
-  auto isFixed = [&](NodeIndex v) {
-    return !problem.mayRecompute(v) || problem.isSink(v) ||
-           (problem.bytes(v) == 0 && !problem.needsPhaseSplit(v));
-  };
-  auto inRange = [&](NodeIndex v, unsigned t) {
-    if (t <= v)
-      return false;
+  // The class, as documented on solveILP: stage t < n recomputes, in index
+  // order, some ancestors of t that may be recomputed and are not held, then
+  // computes t; a final stage n recomputes outputs that were not held (and
+  // what they need) and ends with every output resident. Zero-byte values
+  // (other than must_recompute ones with consumers in both phases) are held
+  // from their computation on; any other value may be held into stage t+1
+  // if it was held in or computed in stage t, except a must_recompute copy
+  // past its last forward consumer. Inside a stage, a value is freed right
+  // after the step that reads it last in the stage unless it is held into
+  // the next stage or read by t; values nobody reads in the stage stay
+  // until its end. Memory is checked after every computation.
+  std::vector<NodeIndex> outputs;
+  for (NodeIndex v = 0; v < n; ++v)
     if (problem.isSink(v))
-      return true;
-    return t <= problem.neededUntil(v);
+      outputs.push_back(v);
+  // Stage n's target is a virtual node that reads every output.
+  auto inputsOf = [&](NodeIndex x) {
+    return x < n ? problem.predecessors(x) : llvm::ArrayRef(outputs);
+  };
+  std::vector<uint32_t> ancestors(n + 1, 0);
+  for (NodeIndex t = 0; t <= n; ++t)
+    for (NodeIndex u : inputsOf(t))
+      ancestors[t] |= (1u << u) | ancestors[u];
+  // With a depth limit, stage t may recompute only nodes at distance at most
+  // recomputeDepth from t (its inputs are at distance 1).
+  if (recomputeDepth > 0)
+    for (NodeIndex t = 0; t <= n; ++t) {
+      uint32_t withinReach = 0, ring = 0;
+      for (NodeIndex u : inputsOf(t))
+        ring |= 1u << u;
+      for (unsigned distance = 1; distance <= recomputeDepth; ++distance) {
+        withinReach |= ring;
+        uint32_t next = 0;
+        for (NodeIndex v = 0; v < n; ++v)
+          if (ring & (1u << v))
+            for (NodeIndex u : problem.predecessors(v))
+              next |= 1u << u;
+        ring = next & ~withinReach;
+      }
+      ancestors[t] &= withinReach;
+    }
+  auto isHeldAlways = [&](NodeIndex v) {
+    return problem.bytes(v) == 0 && !problem.needsPhaseSplit(v);
   };
   auto bytesOf = [&](uint32_t mask) {
     uint64_t total = 0;
@@ -104,48 +131,64 @@ ckpt::planner::testing::stageClassOptimalCost(const RematProblem &problem,
   };
 
   std::map<uint32_t, uint64_t> current{{0, 0}};
-  for (unsigned t = 0; t < n; ++t) {
-    uint32_t fixedHeld = 0, candidates = 0, nextAllowed = 0;
+  for (unsigned t = 0; t <= n; ++t) {
+    uint32_t alwaysHeld = 0, candidates = 0, nextAllowed = 0;
     for (NodeIndex v = 0; v < n; ++v) {
-      if (isFixed(v) && inRange(v, t))
-        fixedHeld |= 1u << v;
-      if (!isFixed(v) && inRange(v, t) && (ancestors[t] & (1u << v)))
+      if (isHeldAlways(v)) {
+        if (v < t)
+          alwaysHeld |= 1u << v;
+        continue;
+      }
+      if (v < t && (ancestors[t] & (1u << v)) && problem.mayRecompute(v))
         candidates |= 1u << v;
-      if (!isFixed(v) && inRange(v, t + 1))
+      bool staleNext =
+          problem.needsPhaseSplit(v) && *problem.lastForwardConsumer(v) == t;
+      if (v <= t && !staleNext)
         nextAllowed |= 1u << v;
     }
-    for (NodeIndex v = 0; v < n; ++v)
-      if (problem.needsPhaseSplit(v) &&
-          t + 1 == *problem.lastForwardConsumer(v) + 1)
-        nextAllowed &= ~(1u << v);
-    uint64_t fixedBytes =
-        problem.getConstantBytes() + problem.bytes(t) + bytesOf(fixedHeld);
+    uint64_t constantBytes = problem.getConstantBytes();
     std::map<uint32_t, uint64_t> next;
     for (auto [held, cost] : current) {
       uint32_t recomputable = candidates & ~held;
-      // Enumerate every subset of the recomputation candidates.
       for (uint32_t rec = recomputable;; rec = (rec - 1) & recomputable) {
-        uint32_t available = held | rec | fixedHeld;
-        bool ok = fixedBytes + bytesOf(held | rec) <= budgetBytes;
-        for (NodeIndex x = 0; ok && x <= t; ++x) {
-          if (x != t && !(rec & (1u << x)))
-            continue;
-          for (NodeIndex u : problem.predecessors(x))
-            ok = ok && (available & (1u << u));
-        }
-        if (ok) {
-          uint64_t stageCost = cost;
-          for (NodeIndex v = 0; v < n; ++v)
-            if (rec & (1u << v))
-              stageCost += problem.cost(v);
-          uint32_t keepable = (held | rec | (1u << t)) & nextAllowed;
-          for (uint32_t keep = keepable;; keep = (keep - 1) & keepable) {
+        uint32_t stepsMask = rec | (1u << t);
+        uint32_t available = held | rec | alwaysHeld;
+        bool ok = true;
+        for (NodeIndex x = 0; ok && x <= t; ++x)
+          if (stepsMask & (1u << x))
+            for (NodeIndex u : inputsOf(x))
+              ok = ok && (available & (1u << u));
+        uint64_t stageCost = cost;
+        for (NodeIndex v = 0; v < n; ++v)
+          if (rec & (1u << v))
+            stageCost += problem.cost(v);
+        uint32_t keepable = (held | rec | (1u << t)) & nextAllowed;
+        for (uint32_t keep = keepable; ok; keep = (keep - 1) & keepable) {
+          // Replay the stage with this choice of values held into t+1.
+          uint32_t live = held;
+          bool fits = true;
+          for (NodeIndex x = 0; fits && x <= t; ++x) {
+            if (!(stepsMask & (1u << x)))
+              continue;
+            live |= 1u << x;
+            fits = constantBytes + bytesOf(live) <= budgetBytes;
+            for (NodeIndex u : inputsOf(x)) {
+              bool readLater = false;
+              for (NodeIndex y = x + 1; y <= t; ++y)
+                if (stepsMask & (1u << y))
+                  for (NodeIndex w : inputsOf(y))
+                    readLater = readLater || w == u;
+              if (!readLater && !(keep & (1u << u)))
+                live &= ~(1u << u);
+            }
+          }
+          if (fits) {
             auto [it, inserted] = next.try_emplace(keep, stageCost);
             if (!inserted)
               it->second = std::min(it->second, stageCost);
-            if (keep == 0)
-              break;
           }
+          if (keep == 0)
+            break;
         }
         if (rec == 0)
           break;

@@ -73,40 +73,102 @@ TEST(ChainDPTest, MatchesExhaustiveSearchOnSmallChains) {
   EXPECT_GE(equal * 100, compared * 97);
 }
 
+/// The ILP finds the optimum of its class on random DAGs of 4-8 nodes (the
+/// full model's O(n^2) stages by O(n) nodes are still cheap there). With a
+/// depth limit the class also holds greedy's recomputations, so the ILP lies
+/// between the full class and the depth-limited one.
 TEST(ILPTest, MatchesStageClassExhaustiveSearch) {
   std::mt19937 rng(11);
-  unsigned compared = 0;
+  unsigned compared = 0, feasible = 0;
+  auto costOf = [](const PlanResult &result) {
+    return result.isFeasible ? std::optional<uint64_t>(result.costUnits)
+                             : std::nullopt;
+  };
   for (unsigned trial = 0; trial < 40; ++trial) {
     RematProblem problem = randomDAG(4 + trial % 5, rng);
     std::vector<uint64_t> budgets = budgetSweep(problem);
     for (size_t i = 0; i < budgets.size(); i += 1 + budgets.size() / 6) {
       uint64_t budget = budgets[i];
-      std::optional<uint64_t> expected = stageClassOptimalCost(problem, budget);
+      std::optional<uint64_t> fullClass =
+          stageClassOptimalCost(problem, budget);
+      std::optional<uint64_t> nearClass =
+          stageClassOptimalCost(problem, budget, /*recomputeDepth=*/2);
       SolverOptions options;
       options.timeLimitSeconds = 10;
-      llvm::Expected<PlanResult> result = solveILP(problem, budget, options);
-      ASSERT_TRUE(static_cast<bool>(result))
-          << llvm::toString(result.takeError());
-      if (result->isFeasible) {
-        EXPECT_LE(result->peakBytes, budget);
-        EXPECT_EQ(result->optimalityGap, std::optional<double>(0));
+      for (unsigned depth : {0u, 2u}) {
+        options.ilpRecomputeDepth = depth;
+        llvm::Expected<PlanResult> result = solveILP(problem, budget, options);
+        ASSERT_TRUE(static_cast<bool>(result))
+            << llvm::toString(result.takeError());
+        if (result->isFeasible) {
+          EXPECT_LE(result->peakBytes, budget);
+          EXPECT_EQ(result->optimalityGap, std::optional<double>(0));
+          ++feasible;
+        }
+        std::optional<uint64_t> actual = costOf(*result);
+        std::string where = "trial " + std::to_string(trial) + " budget " +
+                            std::to_string(budget) + " depth " +
+                            std::to_string(depth);
+        ++compared;
+        if (depth == 0) {
+          EXPECT_EQ(actual, fullClass) << where;
+          continue;
+        }
+        // Feasible in the depth-limited class implies feasible here, never
+        // better than the full class, never worse than the limited one.
+        if (nearClass) {
+          ASSERT_TRUE(actual.has_value()) << where;
+          EXPECT_LE(*actual, *nearClass) << where;
+        }
+        if (actual) {
+          ASSERT_TRUE(fullClass.has_value()) << where;
+          EXPECT_GE(*actual, *fullClass) << where;
+        }
       }
-      std::optional<uint64_t> actual =
-          result->isFeasible ? std::optional<uint64_t>(result->costUnits)
-                             : std::nullopt;
-      EXPECT_EQ(actual, expected) << "trial " << trial << " budget " << budget;
-      ++compared;
     }
   }
-  EXPECT_GT(compared, 150u);
+  EXPECT_GT(compared, 300u);
+  EXPECT_GT(feasible, 120u);
 }
 
-/// Not a pass/fail property: measures how much the ILP's schedule class gives
-/// up against all schedules, and prints it (see the report in the commit).
-TEST(ILPTest, MeasuresStageClassDistanceFromUnrestrictedSearch) {
-  std::mt19937 rng(13);
+/// How far the stage class is from the best schedules: against all
+/// schedules (which may also reorder first computations, e.g. compute an
+/// output last instead of holding it) and against schedules that keep the
+/// original order of first computations and only add recomputations. Prints
+/// both; the class must never beat its reference (that would be an oracle
+/// bug).
+struct ClassDistance {
   unsigned instances = 0, bothFeasible = 0, equal = 0, classInfeasible = 0;
   double sumExtra = 0, maxExtra = 0;
+
+  void add(std::optional<uint64_t> inClass, uint64_t reference,
+           uint64_t baselineCost) {
+    ++instances;
+    if (!inClass) {
+      ++classInfeasible;
+      return;
+    }
+    ASSERT_GE(*inClass, reference);
+    ++bothFeasible;
+    equal += *inClass == reference;
+    double extra = double(*inClass - reference) / baselineCost;
+    sumExtra += extra;
+    maxExtra = std::max(maxExtra, extra);
+  }
+  void print(const char *reference) const {
+    std::printf("[stage class vs %s] %u (graph, budget) instances feasible "
+                "there: class optimal on %u, worse on %u (mean extra cost "
+                "%.2f%% of baseline cost, max %.2f%%), infeasible in class on "
+                "%u\n",
+                reference, instances, equal, bothFeasible - equal,
+                bothFeasible ? 100 * sumExtra / bothFeasible : 0.0,
+                100 * maxExtra, classInfeasible);
+  }
+};
+
+TEST(ILPTest, MeasuresStageClassDistanceFromUnrestrictedSearch) {
+  std::mt19937 rng(13);
+  ClassDistance all, ordered, allNear, orderedNear;
   for (unsigned trial = 0; trial < 60; ++trial) {
     RematProblem problem = randomDAG(4 + trial % 5, rng);
     uint64_t baselineCost = problem.totalComputeCostUnits();
@@ -115,30 +177,29 @@ TEST(ILPTest, MeasuresStageClassDistanceFromUnrestrictedSearch) {
           unrestrictedOptimalCost(problem, budget);
       if (!unrestricted)
         continue;
-      ++instances;
       std::optional<uint64_t> inClass = stageClassOptimalCost(problem, budget);
-      if (!inClass) {
-        ++classInfeasible;
-        continue;
+      // The default depth (4) allows everything on graphs this small; depth
+      // 2 shows what a depth limit gives up.
+      std::optional<uint64_t> inNearClass =
+          stageClassOptimalCost(problem, budget, /*recomputeDepth=*/2);
+      all.add(inClass, *unrestricted, baselineCost);
+      allNear.add(inNearClass, *unrestricted, baselineCost);
+      if (std::optional<uint64_t> inOrder = unrestrictedOptimalCost(
+              problem, budget, /*keepOriginalOrder=*/true)) {
+        ordered.add(inClass, *inOrder, baselineCost);
+        orderedNear.add(inNearClass, *inOrder, baselineCost);
       }
-      ASSERT_GE(*inClass, *unrestricted);
-      ++bothFeasible;
-      equal += *inClass == *unrestricted;
-      double extra = double(*inClass - *unrestricted) / baselineCost;
-      sumExtra += extra;
-      maxExtra = std::max(maxExtra, extra);
     }
   }
-  std::printf("[stage class vs all schedules] %u (graph, budget) instances "
-              "feasible without restriction: class optimal on %u, worse on "
-              "%u (mean extra cost %.2f%% of baseline cost, max %.2f%%), "
-              "infeasible in class on %u\n",
-              instances, equal, bothFeasible - equal,
-              bothFeasible ? 100 * sumExtra / bothFeasible : 0.0,
-              100 * maxExtra, classInfeasible);
-  RecordProperty("class_equal", equal);
-  RecordProperty("class_instances", instances);
-  EXPECT_GT(instances, 100u);
+  all.print("all schedules");
+  ordered.print("schedules in original order");
+  allNear.print("all schedules, depth 2");
+  orderedNear.print("schedules in original order, depth 2");
+  EXPECT_GT(all.instances, 100u);
+  EXPECT_GT(ordered.instances, 100u);
+  // Regression guard on the class itself: before frees inside a stage and
+  // the final output stage, 130 of these instances were infeasible in class.
+  EXPECT_LE(ordered.classInfeasible * 10, ordered.instances);
 }
 
 TEST(SolverTest, EverySolverReturnsValidSchedulesOnRandomGraphs) {
@@ -160,11 +221,11 @@ TEST(SolverTest, EverySolverReturnsValidSchedulesOnRandomGraphs) {
         llvm::Expected<SolverSpec> spec = parseSolverSpec(name);
         ASSERT_TRUE(static_cast<bool>(spec));
         // The ILP runs on the smaller graphs only, to keep the suite fast.
-        if (spec->kind == SolverKind::ILP && problem.size() > 24)
+        if (spec->kind == SolverKind::ILP && problem.size() > 16)
           continue;
         SolverOptions options;
-        options.timeLimitSeconds = 2;
-        options.autoILPMaxNodes = 24;
+        options.timeLimitSeconds = 0.5;
+        options.autoILPMaxNodes = 16;
         llvm::Expected<PlanResult> result =
             planRemat(problem, budget, *spec, options);
         if (!result) {

@@ -61,6 +61,13 @@ struct SolverOptions {
   double timeLimitSeconds = 60;
   /// `auto` runs the ILP only on graphs with at most this many nodes.
   unsigned autoILPMaxNodes = 300;
+  /// The ILP lets stage t recompute only nodes at most this many edges
+  /// upstream of node t's inputs (0: any ancestor of t). Checkmate's full
+  /// model has a root LP that CBC does not solve within a minute on
+  /// 200-node training graphs; 4 keeps it small enough to prove optimality
+  /// on chains and U-Nets, while covering recomputing a block's activations
+  /// from the block input.
+  unsigned ilpRecomputeDepth = 4;
 };
 
 /// A solver's answer.
@@ -116,11 +123,16 @@ bool isTrainingChain(const RematProblem &problem);
 llvm::Expected<PlanResult> solveGreedy(const RematProblem &problem,
                                        uint64_t budgetBytes);
 
-/// Checkmate-style MILP over stage schedules (stage t recomputes some
-/// ancestors of node t, then computes node t), with memory bounded per stage
-/// by everything resident at the stage start plus everything computed in the
-/// stage. Solved with CBC under \p options.timeLimitSeconds; returns the
-/// incumbent and its gap.
+/// Checkmate-style MILP (Jain et al. 2020) over stage schedules: stage t
+/// recomputes some ancestors of node t in index order and then computes node
+/// t for the first time; memory is tracked after every computation, with
+/// each value freed after its last read in a stage unless it is kept for
+/// later stages; a final stage may recompute outputs. Stage t recomputes
+/// only nodes within \p options.ilpRecomputeDepth edges of node t's inputs,
+/// or that greedy's schedule recomputes in stage t (so that schedule is
+/// always in the class).
+/// Solved with CBC under \p options.timeLimitSeconds, starting from greedy's
+/// schedule; returns the incumbent and its gap.
 llvm::Expected<PlanResult> solveILP(const RematProblem &problem,
                                     uint64_t budgetBytes,
                                     const SolverOptions &options);
