@@ -36,6 +36,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.ckpt_tools_dir, config.llvm_tools_dir]
 tools = [
     "ckpt-opt",
+    "ckpt-run",
     "ckpt-plan",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),

@@ -1,0 +1,321 @@
+//===- ckpt-run.cpp - run a function on deterministic inputs --------------===//
+//
+// Compiles a module with ckpt-cpu-pipeline, JIT-runs one entry function on
+// deterministic pseudo-random inputs of its argument types and reports the
+// median step time, the peak bytes measured by libckpt_runtime and bit-exact
+// checksums of the outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Analysis/TensorBytes.h"
+#include "ckpt/InitCkpt.h"
+#include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Runtime/CkptRuntime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+using namespace mlir;
+
+namespace cl = llvm::cl;
+
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required);
+static cl::opt<std::string> entryName("entry", cl::desc("Function to run"),
+                                      cl::Required);
+static cl::opt<std::string>
+    backend("backend", cl::desc("Execution backend (only 'cpu' for now)"),
+            cl::init("cpu"));
+static cl::opt<unsigned> iterations("iterations",
+                                    cl::desc("Timed runs (median reported)"),
+                                    cl::init(5));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the input values"),
+                              cl::init(1));
+static cl::list<std::string> sharedLibs(
+    "shared-libs",
+    cl::desc("Libraries the module calls into (default: the MLIR runner "
+             "utilities, for printMemref and friends)"),
+    cl::CommaSeparated);
+static cl::opt<std::string>
+    dumpOutputs("dump-outputs",
+                cl::desc("Write the raw bytes of every output to this file"),
+                cl::init(""));
+
+namespace {
+
+[[noreturn]] void fail(const llvm::Twine &message) {
+  llvm::errs() << "ckpt-run: error: " << message << "\n";
+  std::exit(1);
+}
+
+/// splitmix64: a small, well-mixed deterministic generator.
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [-1, 1), exactly representable in f32.
+  double symmetric() { return ((next() >> 40) * 0x1.0p-24) * 2.0 - 1.0; }
+};
+
+/// One tensor argument or result as a memref descriptor: allocated and
+/// aligned pointers, offset, sizes and strides (identity layout).
+struct Descriptor {
+  void *allocated = nullptr;
+  void *aligned = nullptr;
+  int64_t offset = 0;
+  std::vector<int64_t> sizes, strides;
+};
+
+/// FNV-1a over bytes: equal checksums mean bit-identical outputs.
+uint64_t fnv1a(const uint8_t *data, size_t size) {
+  uint64_t hash = 0xCBF29CE484222325ull;
+  for (size_t i = 0; i < size; ++i)
+    hash = (hash ^ data[i]) * 0x100000001B3ull;
+  return hash;
+}
+
+void fillDeterministic(void *data, RankedTensorType type, SplitMix64 &rng) {
+  int64_t count = type.getNumElements();
+  Type element = type.getElementType();
+  for (int64_t i = 0; i < count; ++i) {
+    if (element.isF32())
+      static_cast<float *>(data)[i] = static_cast<float>(rng.symmetric());
+    else if (element.isF64())
+      static_cast<double *>(data)[i] = rng.symmetric();
+    else if (element.isInteger(1) || element.isInteger(8))
+      static_cast<uint8_t *>(data)[i] = rng.next() % 2;
+    else if (element.isInteger(32))
+      static_cast<int32_t *>(data)[i] = rng.next() % 16;
+    else if (element.isInteger(64) || element.isIndex())
+      static_cast<int64_t *>(data)[i] = rng.next() % 16;
+    else
+      fail(llvm::formatv("unsupported argument element type in {0}", type));
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "ckpt-run: run a function on deterministic inputs and report time, "
+      "peak bytes and output checksums\n");
+  if (backend != "cpu")
+    fail("--backend=" + backend +
+         " is not supported by ckpt-run yet; the CUDA path builds with "
+         "ckpt-gpu-pipeline and runs as an ahead-of-time executable "
+         "linked with libckpt_cuda_runtime");
+  if (iterations == 0)
+    fail("--iterations must be at least 1");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  ckpt::registerCkptDialects(registry);
+  MLIRContext context(registry);
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    fail("cannot parse '" + inputFilename + "'");
+
+  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
+  if (!entry || entry.isExternal())
+    fail("no function '@" + entryName + "' with a body in '" + inputFilename +
+         "'");
+  if (!entry.isPublic())
+    fail("'@" + entryName +
+         "' is private; the pipeline inlines private functions, so the "
+         "entry must be public");
+  SmallVector<RankedTensorType> argTypes, resultTypes;
+  for (Type type : entry.getArgumentTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      fail(llvm::formatv("argument type {0} of '@{1}' is not a statically "
+                         "shaped tensor",
+                         type, entryName));
+    argTypes.push_back(tensor);
+  }
+  for (Type type : entry.getResultTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      fail(llvm::formatv("result type {0} of '@{1}' is not a statically "
+                         "shaped tensor",
+                         type, entryName));
+    resultTypes.push_back(tensor);
+  }
+
+  ckpt::registerCkptPassesAndPipelines();
+  PassManager pm(&context);
+  ckpt::buildCpuPipeline(pm, ckpt::CpuPipelineOptions());
+  if (failed(pm.run(*module)))
+    fail("ckpt-cpu-pipeline failed on '" + inputFilename + "'");
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecutionEngineOptions engineOptions;
+  std::vector<std::string> libraries(sharedLibs.begin(), sharedLibs.end());
+  if (libraries.empty())
+    libraries = {CKPT_MLIR_LIB_DIR "/libmlir_c_runner_utils.so",
+                 CKPT_MLIR_LIB_DIR "/libmlir_runner_utils.so"};
+  std::vector<StringRef> libraryRefs(libraries.begin(), libraries.end());
+  engineOptions.sharedLibPaths = libraryRefs;
+  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  engineOptions.transformer = transformer;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(*module, engineOptions);
+  if (!engine)
+    fail("cannot JIT the module: " + llvm::toString(engine.takeError()));
+
+  // Inputs: allocated through the runtime (so they count like a caller's
+  // buffers), filled deterministically from --seed.
+  SplitMix64 rng{seed};
+  std::vector<Descriptor> inputs;
+  for (RankedTensorType type : argTypes) {
+    Descriptor d;
+    int64_t bytes = *ckpt::getStaticBytes(type);
+    d.allocated = d.aligned = _mlir_memref_to_llvm_aligned_alloc(
+        ckpt::kBufferAlignmentBytes, ckpt::getAllocationBytes(bytes));
+    if (!d.allocated)
+      fail("cannot allocate an input");
+    fillDeterministic(d.aligned, type, rng);
+    d.sizes.assign(type.getShape().begin(), type.getShape().end());
+    d.strides.assign(type.getRank(), 1);
+    for (int64_t i = type.getRank() - 2; i >= 0; --i)
+      d.strides[i] = d.strides[i + 1] * type.getDimSize(i + 1);
+    inputs.push_back(std::move(d));
+  }
+
+  // The packed calling convention: one pointer per LLVM-level argument (the
+  // five fields of each memref descriptor, sizes and strides expanded), then
+  // one pointer to the result storage (the descriptors of all results, which
+  // are made of pointer- and i64-sized fields only).
+  size_t resultWords = 0;
+  for (RankedTensorType type : resultTypes)
+    resultWords += 3 + 2 * type.getRank();
+  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+
+  std::vector<double> seconds;
+  int64_t peakBytes = 0;
+  std::vector<uint64_t> checksums(resultTypes.size());
+  std::vector<double> sums(resultTypes.size());
+  std::string dump;
+  for (unsigned iteration = 0; iteration < iterations; ++iteration) {
+    std::vector<void *> packed;
+    for (Descriptor &d : inputs) {
+      packed.push_back(&d.allocated);
+      packed.push_back(&d.aligned);
+      packed.push_back(&d.offset);
+      for (int64_t &size : d.sizes)
+        packed.push_back(&size);
+      for (int64_t &stride : d.strides)
+        packed.push_back(&stride);
+    }
+    packed.push_back(resultStorage.data());
+
+    ckpt_runtime_reset();
+    auto start = std::chrono::steady_clock::now();
+    if (llvm::Error error = (*engine)->invokePacked(entryName, packed))
+      fail("running '@" + entryName +
+           "' failed: " + llvm::toString(std::move(error)));
+    auto stop = std::chrono::steady_clock::now();
+    seconds.push_back(std::chrono::duration<double>(stop - start).count());
+    peakBytes = std::max(peakBytes, ckpt_runtime_peak_bytes());
+
+    // Read the results, checksum them, and free what the call allocated.
+    size_t word = 0;
+    for (auto [index, type] : llvm::enumerate(resultTypes)) {
+      void *allocated = reinterpret_cast<void *>(resultStorage[word]);
+      auto *aligned = reinterpret_cast<uint8_t *>(resultStorage[word + 1]);
+      int64_t offset = resultStorage[word + 2];
+      word += 3 + 2 * type.getRank();
+      int64_t elementBytes = *ckpt::getElementBytes(type.getElementType());
+      const uint8_t *data = aligned + offset * elementBytes;
+      size_t bytes = *ckpt::getStaticBytes(type);
+      uint64_t checksum = fnv1a(data, bytes);
+      if (iteration > 0 && checksum != checksums[index])
+        fail(llvm::formatv("output #{0} differs between runs", index));
+      checksums[index] = checksum;
+      double sum = 0;
+      for (int64_t i = 0; i < type.getNumElements(); ++i) {
+        if (type.getElementType().isF32())
+          sum += reinterpret_cast<const float *>(data)[i];
+        else if (type.getElementType().isF64())
+          sum += reinterpret_cast<const double *>(data)[i];
+      }
+      sums[index] = sum;
+      if (iteration + 1 == iterations && !dumpOutputs.empty())
+        dump.append(reinterpret_cast<const char *>(data), bytes);
+      bool isInput = llvm::any_of(inputs, [&](const Descriptor &d) {
+        return d.allocated == allocated;
+      });
+      bool seenBefore = false;
+      for (size_t w = 0, i = 0; i < index; ++i) {
+        seenBefore |= reinterpret_cast<void *>(resultStorage[w]) == allocated;
+        w += 3 + 2 * resultTypes[i].getRank();
+      }
+      if (!isInput && !seenBefore)
+        _mlir_memref_to_llvm_free(allocated);
+    }
+  }
+
+  std::vector<double> sorted = seconds;
+  std::sort(sorted.begin(), sorted.end());
+  llvm::outs() << llvm::formatv(
+      "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}\n", entryName, backend,
+      iterations, seed.getValue());
+  llvm::outs() << llvm::formatv(
+      "median_step_time_s={0:e3} min_step_time_s={1:e3}\n",
+      sorted[sorted.size() / 2], sorted.front());
+  llvm::outs() << llvm::formatv("peak_bytes={0}\n", peakBytes);
+  for (auto [index, type] : llvm::enumerate(resultTypes))
+    llvm::outs() << llvm::formatv("output #{0} {1} checksum=0x{2:x-16} "
+                                  "sum={3:e6}\n",
+                                  index, type, checksums[index], sums[index]);
+  if (ckpt_runtime_unknown_free_count())
+    fail("the program freed memory the runtime did not allocate");
+
+  if (!dumpOutputs.empty()) {
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(dumpOutputs, &errorMessage);
+    if (!out)
+      fail(errorMessage);
+    out->os() << dump;
+    out->keep();
+  }
+  for (Descriptor &d : inputs)
+    _mlir_memref_to_llvm_free(d.allocated);
+  return 0;
+}
