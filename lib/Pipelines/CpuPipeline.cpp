@@ -26,6 +26,13 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   TensorPreparationOptions tensorPrep;
   tensorPrep.fuseElementwise = options.fuseElementwise.getValue();
   buildTensorPreparationPipeline(pm, tensorPrep);
+  if (!options.rematBudget.empty()) {
+    RematPassOptions remat;
+    remat.budget = options.rematBudget;
+    remat.functionNames.assign(options.rematFunctions.begin(),
+                               options.rematFunctions.end());
+    pm.addPass(createRematPass(remat));
+  }
 
   // Bufferization. Identity layouts at function boundaries keep the calling
   // convention plain for callers outside MLIR. The memory analysis runs the

@@ -51,6 +51,11 @@ static cl::opt<unsigned> iterations("iterations",
                                     cl::init(5));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the input values"),
                               cl::init(1));
+static cl::opt<std::string>
+    rematBudget("remat-budget",
+                cl::desc("Rematerialize to this budget before lowering "
+                         "(0.7, 70%, 512MiB, ...)"),
+                cl::init(""));
 static cl::list<std::string> sharedLibs(
     "shared-libs",
     cl::desc("Libraries the module calls into (default: the MLIR runner "
@@ -179,7 +184,10 @@ int main(int argc, char **argv) {
 
   ckpt::registerCkptPassesAndPipelines();
   PassManager pm(&context);
-  ckpt::buildCpuPipeline(pm, ckpt::CpuPipelineOptions());
+  ckpt::CpuPipelineOptions pipelineOptions;
+  pipelineOptions.rematBudget = rematBudget;
+  pipelineOptions.rematFunctions.push_back(entryName);
+  ckpt::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     fail("ckpt-cpu-pipeline failed on '" + inputFilename + "'");
 

@@ -43,6 +43,15 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Fuse elementwise linalg ops on tensors before "
                      "bufferization (removes intermediate tensors)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> rematBudget{
+      *this, "remat-budget",
+      llvm::cl::desc("Run ckpt-remat with this budget after the tensor "
+                     "preparation (a fraction of the peak such as 0.7 or "
+                     "70%, or bytes such as 512MiB); empty: no remat"),
+      llvm::cl::init("")};
+  PassOptions::ListOption<std::string> rematFunctions{
+      *this, "remat-functions",
+      llvm::cl::desc("Functions ckpt-remat works on (default: all)")};
   PassOptions::Option<bool> verifyLowering{
       *this, "verify-lowering",
       llvm::cl::desc("Fail with an error naming every op that is not in the "

@@ -387,4 +387,53 @@ def MapLinalgToGpuPass : Pass<"ckpt-map-linalg-to-gpu"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def RematPass : Pass<"ckpt-remat", "mlir::ModuleOp"> {
+  let summary = "Recompute activations to bring the peak under a budget";
+  let description = [{
+    For every function with a body (or those named by `functions`), lowers
+    the peak bytes the memory analysis forecasts to the budget by inserting
+    `ckpt.recompute` regions. Run it on the IR as it will be bufferized
+    (after `ckpt-tensor-prep`).
+
+    The solver (`greedy-peak`, in the spirit of XLA's rematerialization)
+    repeatedly looks at the program point where memory peaks, takes the
+    buffers kept alive across it, and for the most profitable one (bytes
+    freed at the peak per FLOP of recomputation) clones the ops that computed
+    it into a `ckpt.recompute` region right before its first use after the
+    peak, rewiring those uses, so that the original dies early. Each step is
+    kept only if it lowers the re-analyzed peak, or keeps it and lowers the
+    number of program points at the peak (so that plateaus of equal peaks
+    are worked down one point at a time): of up to 12 candidates per step,
+    in score order, the first that lowers the peak is kept, else the first
+    that narrows the plateau. The analysis is run
+    again on the rewritten IR, so the reported peak is the forecast of what
+    will be allocated. Only ops free of memory effects are cloned (no side effects
+    are repeated; `ckpt.random_uniform` is pure and recomputes bit-exactly).
+
+    The budget uses the planner's grammar: a fraction of the baseline peak
+    (`0.7`, `70%`) or bytes (`123456`, `512MiB`, `2GB`). A budget below the
+    smallest peak found is an error at the function that states that
+    minimum; a malformed budget is an error listing the accepted forms.
+
+    Example:
+
+    ```
+    ckpt-opt step.mlir --ckpt-tensor-prep \
+      --ckpt-remat="budget=60% report=remat.json" --ckpt-cpu-pipeline
+    ```
+  }];
+  let options = [
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "Memory budget: a fraction of the baseline peak or bytes">,
+    Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
+           "File to write the JSON remat report to ('-' for standard output)">,
+    Option<"target", "target", "std::string", /*default=*/"\"h100-sxm\"",
+           "Device target for the time estimates of the report">,
+    ListOption<"functionNames", "functions", "std::string",
+               "Functions to rematerialize (default: every function with a "
+               "body)">,
+  ];
+  let dependentDialects = ["mlir::ckpt::CkptDialect"];
+}
+
 #endif // CKPT_TRANSFORMS_PASSES_TD
