@@ -275,7 +275,7 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
     int64_t pointsAtPeak = getPointsAtPeak(*timeline);
     func::FuncOp best;
     RematStep bestStep;
-    int64_t bestPeak = 0, bestWidth = 0;
+    int64_t bestPeak = 0;
     SmallVector<unsigned> ranked = rankCandidates(*timeline, deviceTarget);
     if (ranked.size() > kCandidatesPerStep)
       ranked.resize(kCandidatesPerStep);
@@ -339,7 +339,6 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
       step.peakAfter = trialPeak;
       bestStep = step;
       bestPeak = trialPeak;
-      bestWidth = trialWidth;
       if (trialPeak < timeline->getPeakBytes())
         break;
     }
