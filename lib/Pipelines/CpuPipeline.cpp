@@ -34,25 +34,7 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createRematPass(remat));
   }
 
-  // Bufferization. Identity layouts at function boundaries keep the calling
-  // convention plain for callers outside MLIR. The memory analysis runs the
-  // same pass with the same options to forecast its decisions.
-  pm.addPass(bufferization::createOneShotBufferizePass(
-      BufferizationForecast::getPipelineOptions()));
-
-  // Recompute regions survive until here so that nothing merges them back;
-  // inline them before deallocation, which rejects unknown region ops.
-  pm.addPass(ckpt::createLowerRecomputePass());
-  pm.addPass(ckpt::createStripAnnotationsPass());
-
-  // Ownership-based deallocation frees at block end; optimize-allocation-
-  // liveness moves each free right after the buffer's last use. Without it
-  // the peak is the sum of all allocations and recomputation cannot help.
-  bufferization::BufferDeallocationPipelineOptions dealloc;
-  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
-  pm.addNestedPass<func::FuncOp>(
-      bufferization::createOptimizeAllocationLivenessPass());
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  buildBufferizationPipeline(pm);
 
   // Loops and scalar code.
   pm.addPass(createConvertLinalgToLoopsPass());

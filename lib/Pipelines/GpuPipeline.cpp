@@ -56,18 +56,9 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
   TensorPreparationOptions tensorPrep;
   tensorPrep.fuseElementwise = options.fuseElementwise.getValue();
   buildTensorPreparationPipeline(pm, tensorPrep);
-  pm.addPass(bufferization::createOneShotBufferizePass(
-      BufferizationForecast::getPipelineOptions()));
-  pm.addPass(ckpt::createLowerRecomputePass());
-  pm.addPass(ckpt::createStripAnnotationsPass());
-
-  // Frees right after last use, placed while everything is host code:
+  // Frees right after last use are placed while everything is host code:
   // deallocation rejects the barriers kernels contain.
-  bufferization::BufferDeallocationPipelineOptions dealloc;
-  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
-  pm.addNestedPass<func::FuncOp>(
-      bufferization::createOptimizeAllocationLivenessPass());
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  buildBufferizationPipeline(pm);
 
   // Library GEMMs first: what they take is not generated.
   if (options.gemm == "cublas") {

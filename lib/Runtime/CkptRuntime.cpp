@@ -6,108 +6,25 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Runtime/CkptRuntime.h"
+#include "ckpt/Runtime/AllocationLedger.h"
 
-#include <cinttypes>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <mutex>
-#include <unordered_map>
 
 namespace {
 
-/// Live allocations and the counters derived from them. One instance per
-/// process; guarded by a mutex because lowered code may run on threads.
-class AllocationLedger {
-public:
-  void recordAllocation(void *ptr, size_t sizeBytes) {
-    std::lock_guard<std::mutex> lock(mutex);
-    sizes[ptr] = sizeBytes;
-    liveBytes += static_cast<int64_t>(sizeBytes);
-    ++allocationCount;
-    if (liveBytes > peakBytes)
-      peakBytes = liveBytes;
-  }
-
-  /// Returns false when `ptr` was not allocated here.
-  bool recordFree(void *ptr) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = sizes.find(ptr);
-    if (it == sizes.end()) {
-      ++unknownFreeCount;
-      return false;
-    }
-    liveBytes -= static_cast<int64_t>(it->second);
-    sizes.erase(it);
-    return true;
-  }
-
-  void reset() {
-    std::lock_guard<std::mutex> lock(mutex);
-    peakBytes = liveBytes;
-    allocationCount = 0;
-    unknownFreeCount = 0;
-  }
-
-  void printReport(FILE *out) {
-    std::lock_guard<std::mutex> lock(mutex);
-    std::fprintf(out,
-                 "ckpt-runtime: peak_bytes=%" PRId64 " live_bytes=%" PRId64
-                 " allocations=%" PRId64 " unknown_frees=%" PRId64 "\n",
-                 peakBytes, liveBytes, allocationCount, unknownFreeCount);
-    std::fflush(out);
-  }
-
-  int64_t getPeakBytes() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return peakBytes;
-  }
-  int64_t getLiveBytes() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return liveBytes;
-  }
-  int64_t getAllocationCount() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return allocationCount;
-  }
-  int64_t getUnknownFreeCount() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return unknownFreeCount;
-  }
-
-private:
-  std::mutex mutex;
-  std::unordered_map<void *, size_t> sizes;
-  int64_t liveBytes = 0;
-  int64_t peakBytes = 0;
-  int64_t allocationCount = 0;
-  int64_t unknownFreeCount = 0;
-};
+using ckpt::runtime::AllocationLedger;
 
 AllocationLedger &getLedger() {
   // Never destroyed: lowered code may free buffers from other static
   // destructors after this translation unit's would have run.
-  static AllocationLedger *ledger = new AllocationLedger();
+  static AllocationLedger *ledger = new AllocationLedger("ckpt-runtime");
   return *ledger;
 }
 
 /// Prints the report at exit when CKPT_RUNTIME_REPORT asks for it.
 struct ExitReporter {
   ~ExitReporter() {
-    const char *where = std::getenv("CKPT_RUNTIME_REPORT");
-    if (!where || !*where)
-      return;
-    if (!std::strcmp(where, "stdout") || !std::strcmp(where, "1")) {
-      getLedger().printReport(stdout);
-    } else if (!std::strcmp(where, "stderr")) {
-      getLedger().printReport(stderr);
-    } else if (FILE *file = std::fopen(where, "a")) {
-      getLedger().printReport(file);
-      std::fclose(file);
-    } else {
-      std::fprintf(stderr, "ckpt-runtime: cannot open report file '%s'\n",
-                   where);
-    }
+    getLedger().printReportAsRequestedBy("CKPT_RUNTIME_REPORT");
   }
 };
 ExitReporter exitReporter;

@@ -36,6 +36,14 @@ struct TensorPreparationOptions
 void buildTensorPreparationPipeline(OpPassManager &pm,
                                     const TensorPreparationOptions &options);
 
+/// Builds the bufferization stage shared by the lowering pipelines:
+/// One-Shot Bufferize with the options the memory analysis forecasts
+/// (`BufferizationForecast::getPipelineOptions`), `ckpt-lower-recompute` and
+/// `ckpt-strip-annotations` (recompute regions survive until here so nothing
+/// merges them back), then ownership-based deallocation with every free moved
+/// right after the buffer's last use (`optimize-allocation-liveness`).
+void buildBufferizationPipeline(OpPassManager &pm);
+
 /// Options of `ckpt-cpu-pipeline`.
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<bool> fuseElementwise{
