@@ -6,13 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
