@@ -68,6 +68,11 @@ void mlir::ckpt::registerCkptPipelines() {
       "(inline private functions, decompose, generalize, fuse); the memory "
       "analysis and the remat pass run on its output",
       buildTensorPreparationPipeline);
+  PassPipelineRegistration<RematPipelineOptions>(
+      "ckpt-remat-pipeline",
+      "Prepare linalg on tensors and rematerialize to a memory budget "
+      "(what ckpt-opt --remat-budget runs)",
+      buildRematPipeline);
   PassPipelineRegistration<CpuPipelineOptions>(
       "ckpt-cpu-pipeline",
       "Lower linalg on tensors (with ckpt ops) to the LLVM dialect for CPU "

@@ -30,3 +30,13 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   if (options.fuseElementwise)
     pm.addPass(createLinalgElementwiseOpFusionPass());
 }
+
+void mlir::ckpt::buildRematPipeline(OpPassManager &pm,
+                                    const RematPipelineOptions &options) {
+  buildTensorPreparationPipeline(pm, TensorPreparationOptions());
+  RematPassOptions remat;
+  remat.budget = options.budget;
+  remat.reportFile = options.report;
+  remat.target = options.target;
+  pm.addPass(createRematPass(remat));
+}

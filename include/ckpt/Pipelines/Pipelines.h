@@ -36,6 +36,25 @@ struct TensorPreparationOptions
 void buildTensorPreparationPipeline(OpPassManager &pm,
                                     const TensorPreparationOptions &options);
 
+/// Options of `ckpt-remat-pipeline`.
+struct RematPipelineOptions : public PassPipelineOptions<RematPipelineOptions> {
+  PassOptions::Option<std::string> budget{
+      *this, "budget",
+      llvm::cl::desc("Memory budget: a fraction of the baseline peak (0.7, "
+                     "70%) or bytes (512MiB, 2GB)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> report{
+      *this, "report", llvm::cl::desc("File for the JSON remat report"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> target{
+      *this, "target", llvm::cl::desc("Device target for time estimates"),
+      llvm::cl::init("h100-sxm")};
+};
+
+/// Builds the default remat pipeline: the tensor preparation, then
+/// `ckpt-remat` with the given budget. `ckpt-opt --remat-budget=2GiB` runs it.
+void buildRematPipeline(OpPassManager &pm, const RematPipelineOptions &options);
+
 /// Builds the bufferization stage shared by the lowering pipelines:
 /// One-Shot Bufferize with the options the memory analysis forecasts
 /// (`BufferizationForecast::getPipelineOptions`), `ckpt-lower-recompute` and
