@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Differential test of ckpt-remat on random programs.
 
-For each case: a seeded random tensor program (matmuls with weight
-arguments, elementwise ops, row reductions broadcast back, long skip
-connections, values used several times) is run with ckpt-run without remat
-and with `--remat-budget=F` for a random F. Every output must be
+For each case: a seeded random program is run with ckpt-run without remat
+and with `--remat-budget=F` for a random F. Half the cases are random tensor
+DAGs (matmuls with weight arguments, elementwise ops, row reductions
+broadcast back, long skips, values used several times), half are training
+steps of random-sized MLPs and residual conv nets from the model zoo
+differentiated by ckpt-autodiff (forward activations saved for a backward
+pass: the situation remat exists for). Every output must be
 bit-identical (equal checksums) and the measured peak must not exceed the
 budget (F times the baseline peak, rounded down). A budget ckpt-remat
 reports infeasible is counted, not failed.
@@ -79,6 +82,25 @@ def generate(rng, ops):
             + "\n".join(lines) + "\n}\n")
 
 
+def zoo_training_step(rng, work, case, ckpt_opt, python_dir):
+    """A random-sized zoo model, differentiated: (path, entry)."""
+    if rng.random() < 0.6:
+        model = ["mlp", "--layers", str(rng.randint(2, 6)),
+                 "--batch", str(rng.choice([64, 128, 256])),
+                 "--hidden", str(rng.choice([16, 32, 64]))]
+    else:
+        model = ["resnet", "--blocks", str(rng.randint(1, 3)),
+                 "--batch", "1", "--size", str(rng.choice([8, 16])),
+                 "--channels", str(rng.choice([4, 8]))]
+    env = dict(os.environ, PYTHONPATH=python_dir)
+    text = subprocess.run([sys.executable, "-m", "ckpt.models", *model],
+                          capture_output=True, text=True, env=env, check=True).stdout
+    path = os.path.join(work, f"case{case}.mlir")
+    subprocess.run([ckpt_opt, "--ckpt-autodiff", "-o", path], input=text,
+                   capture_output=True, text=True, check=True)
+    return path, "loss_grad", " ".join(model)
+
+
 def run(cmd):
     return subprocess.run(cmd, capture_output=True, text=True)
 
@@ -99,17 +121,23 @@ def main():
     rng = random.Random(args.seed)
     counts = dict(cases=0, changed=0, infeasible=0, mismatches=0, violations=0)
     with tempfile.TemporaryDirectory() as work:
+        python_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                  "..", "..", "python")
         for case in range(args.cases):
-            program = generate(rng, rng.randint(10, 24))
-            path = os.path.join(work, f"case{case}.mlir")
-            with open(path, "w") as f:
-                f.write(program)
+            if case % 2:
+                path, entry, program = zoo_training_step(
+                    rng, work, case, args.ckpt_opt, python_dir)
+            else:
+                program = generate(rng, rng.randint(10, 24))
+                path, entry = os.path.join(work, f"case{case}.mlir"), "step"
+                with open(path, "w") as f:
+                    f.write(program)
             fraction = round(rng.uniform(0.75, 0.98), 2)
-            base = run([args.ckpt_run, path, "--entry=step", "--iterations=1"])
+            base = run([args.ckpt_run, path, f"--entry={entry}", "--iterations=1"])
             if base.returncode:
                 sys.exit(f"case {case}: the baseline failed:\n{base.stderr}\n{program}")
             base_peak, base_sums = parse(base.stdout)
-            remat = run([args.ckpt_run, path, "--entry=step", "--iterations=1",
+            remat = run([args.ckpt_run, path, f"--entry={entry}", "--iterations=1",
                          f"--remat-budget={fraction}"])
             counts["cases"] += 1
             if remat.returncode:
