@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckpointExpansion.h"
+
 #include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
@@ -419,6 +421,18 @@ void RematPass::writeReport(ArrayRef<FunctionOutcome> outcomes,
 
 void RematPass::runOnOperation() {
   ModuleOp module = getOperation();
+
+  // User checkpoints first (also without a budget): the analysis cannot size
+  // an unexpanded ckpt.checkpoint, as bufferization cannot.
+  unsigned expanded = 0;
+  for (func::FuncOp func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() &&
+        (functionNames.empty() ||
+         llvm::is_contained(functionNames, func.getSymName())))
+      expanded += expandCheckpoints(func);
+  if (budget.empty() && expanded)
+    return;
+
   llvm::Expected<::ckpt::planner::MemoryBudget> memory =
       ::ckpt::planner::parseMemoryBudget(budget);
   if (!memory) {

@@ -410,6 +410,13 @@ def RematPass : Pass<"ckpt-remat", "mlir::ModuleOp"> {
     will be allocated. Only ops free of memory effects are cloned (no side effects
     are repeated; `ckpt.random_uniform` is pure and recomputes bit-exactly).
 
+    First, every user `ckpt.checkpoint` is expanded with the semantics of
+    `torch.utils.checkpoint` (also without a budget): only its inputs are
+    kept; its body is inlined for the forward uses, and the backward uses of
+    its results (ops marked backward or depending on a `ckpt.tangent`
+    argument; without markers, every use after the first) get a
+    `ckpt.recompute` clone of the whole body right before the first of them.
+
     The budget uses the planner's grammar: a fraction of the baseline peak
     (`0.7`, `70%`) or bytes (`123456`, `512MiB`, `2GB`). A budget below the
     smallest peak found is an error at the function that states that

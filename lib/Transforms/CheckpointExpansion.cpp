@@ -1,0 +1,111 @@
+//===- CheckpointExpansion.cpp - expand user ckpt.checkpoint regions ------===//
+
+#include "CheckpointExpansion.h"
+
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+namespace {
+
+/// Top-level ops of `func` in the backward pass, from phase markers; empty
+/// (and `hasMarkers` false) when the function has none.
+DenseSet<Operation *> findBackwardOps(func::FuncOp func, bool &hasMarkers) {
+  DenseSet<Value> backwardValues;
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), CkptDialect::getTangentAttrName()))
+      backwardValues.insert(arg);
+  hasMarkers = !backwardValues.empty();
+  DenseSet<Operation *> backward;
+  for (Operation &op : func.getBody().front()) {
+    auto phase = op.getAttrOfType<PhaseAttr>(CkptDialect::getPhaseAttrName());
+    hasMarkers |= static_cast<bool>(phase);
+    bool isBackward = phase && phase.getValue() == Phase::Backward;
+    if (!phase)
+      op.walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          isBackward |= backwardValues.contains(operand);
+      });
+    if (isBackward) {
+      backward.insert(&op);
+      for (Value result : op.getResults())
+        backwardValues.insert(result);
+    }
+  }
+  return backward;
+}
+
+} // namespace
+
+unsigned mlir::ckpt::expandCheckpoints(func::FuncOp func) {
+  SmallVector<CheckpointOp> checkpoints;
+  for (Operation &op : func.getBody().front())
+    if (auto checkpoint = dyn_cast<CheckpointOp>(op))
+      checkpoints.push_back(checkpoint);
+  if (checkpoints.empty())
+    return 0;
+
+  bool hasMarkers = false;
+  DenseSet<Operation *> backwardOps = findBackwardOps(func, hasMarkers);
+  auto topLevel = [&](Operation *op) {
+    while (op->getParentOp() != func.getOperation())
+      op = op->getParentOp();
+    return op;
+  };
+
+  IRRewriter rewriter(func.getContext());
+  for (CheckpointOp checkpoint : checkpoints) {
+    // The uses served by recomputation.
+    Operation *firstUser = nullptr;
+    for (Value result : checkpoint.getResults())
+      for (Operation *user : result.getUsers()) {
+        Operation *op = topLevel(user);
+        if (!firstUser || op->isBeforeInBlock(firstUser))
+          firstUser = op;
+      }
+    SmallVector<OpOperand *> laterUses;
+    Operation *firstLaterUser = nullptr;
+    for (Value result : checkpoint.getResults())
+      for (OpOperand &use : result.getUses()) {
+        Operation *op = topLevel(use.getOwner());
+        bool later = hasMarkers ? backwardOps.contains(op) : op != firstUser;
+        if (!later)
+          continue;
+        laterUses.push_back(&use);
+        if (!firstLaterUser || op->isBeforeInBlock(firstLaterUser))
+          firstLaterUser = op;
+      }
+
+    if (firstLaterUser) {
+      // A clone of the whole region, from the same inputs.
+      rewriter.setInsertionPoint(firstLaterUser);
+      auto recompute = RecomputeOp::create(rewriter, checkpoint.getLoc(),
+                                           checkpoint.getResultTypes(),
+                                           checkpoint.getInputs());
+      IRMapping mapping;
+      checkpoint.getBody().cloneInto(&recompute.getBody(), mapping);
+      for (OpOperand *use : laterUses)
+        use->set(
+            recompute.getResult(cast<OpResult>(use->get()).getResultNumber()));
+    }
+
+    // The forward computation: the body, inlined in place.
+    Block &body = checkpoint.getBodyBlock();
+    YieldOp yield = checkpoint.getYield();
+    SmallVector<Value> yielded;
+    for (Value value : yield.getValues()) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      yielded.push_back(arg && arg.getOwner() == &body
+                            ? checkpoint.getInputs()[arg.getArgNumber()]
+                            : value);
+    }
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&body, checkpoint, checkpoint.getInputs());
+    rewriter.replaceOp(checkpoint, yielded);
+  }
+  return checkpoints.size();
+}
