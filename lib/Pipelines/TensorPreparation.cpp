@@ -26,9 +26,11 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   pm.addPass(createLowerRandomPass());
   pm.addPass(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
-  if (options.fuseElementwise)
-    pm.addPass(createLinalgElementwiseOpFusionPass());
+  // Generalization and fusion keep the ckpt annotations (names, policies,
+  // phases) that the upstream passes would drop.
+  GeneralizeAndFusePassOptions generalizeAndFuse;
+  generalizeAndFuse.fuseElementwise = options.fuseElementwise;
+  pm.addPass(createGeneralizeAndFusePass(generalizeAndFuse));
 }
 
 void mlir::ckpt::buildRematPipeline(OpPassManager &pm,

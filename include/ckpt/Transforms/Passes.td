@@ -231,6 +231,42 @@ def StripAnnotationsPass : Pass<"ckpt-strip-annotations"> {
   }];
 }
 
+def GeneralizeAndFusePass
+    : Pass<"ckpt-generalize-and-fuse"> {
+  let summary = "Generalize named linalg ops and fuse elementwise ops, keeping "
+                "the ckpt annotations";
+  let description = [{
+    Rewrites named linalg ops (`linalg.matmul`, `linalg.exp`, ...) into
+    `linalg.generic` and, with `fuse-elementwise`, fuses elementwise producers
+    into their consumers, with the upstream patterns
+    (`linalg-generalize-named-ops`, `linalg-fuse-elementwise-ops`). Unlike the
+    upstream passes, it carries the `ckpt.*` discardable attributes
+    (`ckpt.name`, `ckpt.policy`, `ckpt.phase`) from each replaced op onto the
+    op that replaces it: a generalized op keeps its own annotations, a fused
+    op those of the consumer it replaces (a fused producer no longer
+    materializes a tensor, so there is nothing left to name, keep or
+    recompute). `ckpt-tensor-prep` runs it, so annotations written on the
+    input survive into what the memory analysis and the remat pass see.
+
+    Example:
+
+    ```mlir
+    %0 = linalg.matmul {ckpt.name = "scores"} ins(%a, %b : ...) outs(%c : ...)
+    // becomes
+    %0 = linalg.generic {...} ins(%a, %b : ...) outs(%c : ...)
+           attrs = {ckpt.name = "scores"} { ... }
+    ```
+  }];
+  let options = [
+    Option<"fuseElementwise", "fuse-elementwise", "bool", /*default=*/"true",
+           "Also fuse elementwise producers into their consumers">,
+  ];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::affine::AffineDialect",
+    "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect",
+  ];
+}
+
 def LowerRandomPass : Pass<"ckpt-lower-random"> {
   let summary = "Lower ckpt.random_uniform to integer arithmetic in linalg";
   let description = [{

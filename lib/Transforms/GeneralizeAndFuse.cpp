@@ -1,0 +1,144 @@
+//===- GeneralizeAndFuse.cpp - generalization and fusion keeping ckpt.* ---===//
+//
+// Implements `ckpt-generalize-and-fuse`: the upstream generalization and
+// elementwise fusion patterns, driven with a listener that moves the ckpt
+// annotations from each replaced op onto its replacement.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "ckpt-generalize-and-fuse"
+
+namespace mlir::ckpt {
+#define GEN_PASS_DEF_GENERALIZEANDFUSEPASS
+#include "ckpt/Transforms/Passes.h.inc"
+} // namespace mlir::ckpt
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+namespace {
+
+/// Copies the `ckpt.*` discardable attributes of `from` onto `to`, keeping
+/// those `to` already has.
+void carryAnnotations(Operation *from, Operation *to) {
+  for (NamedAttribute attr : from->getDiscardableAttrs())
+    if (attr.getName().getValue().starts_with("ckpt.") &&
+        !to->hasAttr(attr.getName()))
+      to->setDiscardableAttr(attr.getName(), attr.getValue());
+}
+
+/// Copies the `ckpt.*` discardable attributes of every replaced op onto the
+/// op defining its replacement values, without overwriting annotations the
+/// replacement already has. Replacements by block arguments or by several
+/// ops (a result replaced by values of different ops) keep nothing: there is
+/// no single op left that the annotation could describe.
+struct AnnotationCarrier : public RewriterBase::Listener {
+  void notifyOperationReplaced(Operation *op, ValueRange newValues) override {
+    if (newValues.empty())
+      return;
+    Operation *replacement = newValues.front().getDefiningOp();
+    if (!replacement || replacement == op ||
+        llvm::any_of(newValues, [&](Value value) {
+          return value.getDefiningOp() != replacement;
+        }))
+      return;
+    carryAnnotations(op, replacement);
+  }
+};
+
+/// Fuses an elementwise producer into a `linalg.generic` consumer, like the
+/// upstream fusion pattern, and gives the fused op the consumer's
+/// annotations. The upstream pattern redirects uses and erases the consumer
+/// instead of replacing it, so a listener never learns which op took its
+/// place; this pattern runs first (higher benefit) under the same control.
+struct FuseIntoAnnotatedConsumer : public OpRewritePattern<linalg::GenericOp> {
+  FuseIntoAnnotatedConsumer(MLIRContext *context, linalg::ControlFusionFn fn)
+      : OpRewritePattern(context, /*benefit=*/2), control(std::move(fn)) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      if (!linalg::areElementwiseOpsFusable(&operand) || !control(&operand))
+        continue;
+      Operation *producer = operand.get().getDefiningOp();
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, &operand);
+      if (failed(fused))
+        return rewriter.notifyMatchFailure(consumer, "fusion failed");
+      rewriter.modifyOpInPlace(fused->fusedOp, [&] {
+        carryAnnotations(consumer, fused->fusedOp);
+      });
+      // Only the consumer's results are redirected; the producer stays for
+      // its other users (if any) and is erased once it has none.
+      for (auto [original, replacement] : fused->replacements)
+        if (original.getDefiningOp() != producer)
+          rewriter.replaceAllUsesWith(original, replacement);
+      rewriter.eraseOp(consumer);
+      return success();
+    }
+    return failure();
+  }
+
+private:
+  linalg::ControlFusionFn control;
+};
+
+struct GeneralizeAndFusePass
+    : public mlir::ckpt::impl::GeneralizeAndFusePassBase<
+          GeneralizeAndFusePass> {
+  using GeneralizeAndFusePassBase::GeneralizeAndFusePassBase;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    MLIRContext *context = root->getContext();
+    AnnotationCarrier carrier;
+
+    RewritePatternSet generalization(context);
+    linalg::populateLinalgNamedOpsGeneralizationPatterns(generalization);
+    GreedyRewriteConfig generalizationConfig;
+    generalizationConfig.setListener(&carrier);
+    if (failed(applyPatternsGreedily(root, std::move(generalization),
+                                     generalizationConfig))) {
+      root->emitError("generalization of named linalg ops did not converge");
+      return signalPassFailure();
+    }
+    if (!fuseElementwise)
+      return;
+
+    // The pattern set of upstream `linalg-fuse-elementwise-ops`: a producer
+    // is fused only into its single user, so no computation is duplicated.
+    linalg::ControlFusionFn singleUse = [](OpOperand *fusedOperand) {
+      Operation *producer = fusedOperand->get().getDefiningOp();
+      return producer && producer->hasOneUse();
+    };
+    RewritePatternSet fusion(context);
+    fusion.add<FuseIntoAnnotatedConsumer>(context, singleUse);
+    linalg::populateElementwiseOpsFusionPatterns(fusion, singleUse);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(fusion, singleUse);
+    affine::AffineApplyOp::getCanonicalizationPatterns(fusion, context);
+    linalg::GenericOp::getCanonicalizationPatterns(fusion, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(fusion, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(fusion, context);
+    context->getLoadedDialect<linalg::LinalgDialect>()
+        ->getCanonicalizationPatterns(fusion);
+    linalg::populateConstantFoldLinalgOperations(fusion, singleUse);
+    GreedyRewriteConfig fusionConfig;
+    fusionConfig.setUseTopDownTraversal(true);
+    fusionConfig.setListener(&carrier);
+    // Like upstream, a fixpoint that is not reached is not an error: every
+    // intermediate state is a correct program.
+    (void)applyPatternsGreedily(root, std::move(fusion), fusionConfig);
+  }
+};
+
+} // namespace
