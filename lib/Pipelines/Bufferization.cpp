@@ -13,6 +13,12 @@
 using namespace mlir;
 
 void mlir::ckpt::buildBufferizationPipeline(OpPassManager &pm) {
+  // The ckpt annotations have been used by now (by the analyses and the
+  // remat pass, on tensors). They go before bufferization: on memrefs the
+  // annotated ops have no results, which the ckpt dialect rejects for
+  // `ckpt.policy` and `ckpt.name`.
+  pm.addPass(createStripAnnotationsPass());
+
   // Identity layouts at function boundaries keep the calling convention
   // plain for callers outside MLIR. The memory analysis runs the same pass
   // with the same options to forecast its decisions.
@@ -20,10 +26,8 @@ void mlir::ckpt::buildBufferizationPipeline(OpPassManager &pm) {
       BufferizationForecast::getPipelineOptions()));
 
   // Recompute regions survive until here so that nothing merges them back;
-  // inline them before deallocation, which rejects unknown region ops. The
-  // ckpt annotations have been used by now.
+  // inline them before deallocation, which rejects unknown region ops.
   pm.addPass(createLowerRecomputePass());
-  pm.addPass(createStripAnnotationsPass());
 
   // Ownership-based deallocation frees at block end; optimize-allocation-
   // liveness moves each free right after the buffer's last use. Without it

@@ -202,31 +202,106 @@ int64_t getPointsAtPeak(const ActivationTimeline &timeline) {
   return llvm::count(timeline.getLiveBytes(), timeline.getPeakBytes());
 }
 
+/// The `ckpt.policy` that governs recomputing a buffer at the peak: the
+/// strongest (must_save, then must_recompute, then prefer_save, then
+/// prefer_recompute) written on an op computing one of its values that is
+/// used after the peak, i.e. a value the recomputation would replace, and
+/// defined in the function body. Values
+/// of the buffer used only before the peak (an earlier tenant of a buffer
+/// reused in place) have no say.
+std::optional<Policy> getBufferPolicy(const ActivationTimeline &timeline,
+                                      const TimelineBuffer &buffer) {
+  unsigned peak = timeline.getPeakPoint();
+  auto strength = [](Policy policy) {
+    switch (policy) {
+    case Policy::MustSave:
+      return 4;
+    case Policy::MustRecompute:
+      return 3;
+    case Policy::PreferSave:
+      return 2;
+    case Policy::PreferRecompute:
+      return 1;
+    }
+    llvm_unreachable("unknown policy");
+  };
+  std::optional<Policy> strongest;
+  for (Value v : buffer.values) {
+    // Ops inside ckpt.recompute regions are recomputations already.
+    Operation *def = v.getDefiningOp();
+    auto attr = def && def->getParentOp() == timeline.getFunction()
+                    ? def->getAttrOfType<PolicyAttr>(
+                          CkptDialect::getPolicyAttrName())
+                    : PolicyAttr();
+    if (!attr || llvm::none_of(v.getUsers(), [&](Operation *user) {
+          return timeline.getProgramPoint(user) > peak;
+        }))
+      continue;
+    if (!strongest || strength(attr.getValue()) > strength(*strongest))
+      strongest = attr.getValue();
+  }
+  return strongest;
+}
+
+/// The buffers kept alive across the peak whose policy is must_recompute:
+/// the solver recomputes them whatever the budget.
+SmallVector<unsigned> findForcedCandidates(const ActivationTimeline &timeline) {
+  unsigned peak = timeline.getPeakPoint();
+  SmallVector<unsigned> forced;
+  for (auto [index, buffer] : llvm::enumerate(timeline.getBuffers()))
+    if (!buffer.isArgument && buffer.allocationPoint < peak &&
+        buffer.lastUsePoint > peak &&
+        getBufferPolicy(timeline, buffer) == Policy::MustRecompute)
+      forced.push_back(static_cast<unsigned>(index));
+  return forced;
+}
+
 /// The buffers kept alive across the peak, most profitable first: bytes
-/// freed at the peak per FLOP of recomputation.
+/// freed at the peak per FLOP of recomputation. User policies come first:
+/// must_save buffers are never candidates, must_recompute and
+/// prefer_recompute ones are tried before the others, prefer_save ones last.
 SmallVector<unsigned> rankCandidates(const ActivationTimeline &timeline,
                                      const DeviceTarget &target) {
   unsigned peak = timeline.getPeakPoint();
-  SmallVector<std::pair<double, unsigned>> scored;
+  struct Candidate {
+    int tier;
+    double score;
+    unsigned index;
+  };
+  SmallVector<Candidate> scored;
   for (auto [index, buffer] : llvm::enumerate(timeline.getBuffers())) {
     if (buffer.isArgument || buffer.allocationPoint >= peak ||
         buffer.lastUsePoint <= peak)
       continue;
+    std::optional<Policy> policy = getBufferPolicy(timeline, buffer);
+    if (policy == Policy::MustSave)
+      continue;
+    int tier = 1;
+    if (policy == Policy::MustRecompute || policy == Policy::PreferRecompute)
+      tier = 0;
+    else if (policy == Policy::PreferSave)
+      tier = 2;
     int64_t flops = 0;
     for (Value v : buffer.values)
       if (Operation *def = v.getDefiningOp())
         flops += estimateOpCost(def, target).flops;
     scored.push_back(
-        {static_cast<double>(buffer.allocationBytes) / (flops + 1.0),
+        {tier, static_cast<double>(buffer.allocationBytes) / (flops + 1.0),
          static_cast<unsigned>(index)});
   }
-  // Best score first; ties in buffer order, for reproducible plans.
-  std::sort(scored.begin(), scored.end(), [](auto a, auto b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
+  // Policy tier, then best score; ties in buffer order, for reproducible
+  // plans.
+  std::sort(scored.begin(), scored.end(),
+            [](const Candidate &a, const Candidate &b) {
+              if (a.tier != b.tier)
+                return a.tier < b.tier;
+              if (a.score != b.score)
+                return a.score > b.score;
+              return a.index < b.index;
+            });
   SmallVector<unsigned> order;
-  for (auto [score, index] : scored)
-    order.push_back(index);
+  for (const Candidate &candidate : scored)
+    order.push_back(candidate.index);
   return order;
 }
 
@@ -269,7 +344,10 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
       first = false;
     }
     outcome.peakBytes = timeline->getPeakBytes();
-    if (outcome.peakBytes <= outcome.budgetBytes)
+    // must_recompute buffers kept across the peak are recomputed even when
+    // the budget is met, one per step, whatever it does to the peak.
+    SmallVector<unsigned> forced = findForcedCandidates(*timeline);
+    if (outcome.peakBytes <= outcome.budgetBytes && forced.empty())
       break;
 
     // In score order, keep the first candidate that lowers the peak; failing
@@ -278,7 +356,9 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
     func::FuncOp best;
     RematStep bestStep;
     int64_t bestPeak = 0;
-    SmallVector<unsigned> ranked = rankCandidates(*timeline, deviceTarget);
+    SmallVector<unsigned> ranked =
+        forced.empty() ? rankCandidates(*timeline, deviceTarget)
+                       : SmallVector<unsigned>{forced.front()};
     if (ranked.size() > kCandidatesPerStep)
       ranked.resize(kCandidatesPerStep);
     for (unsigned index : ranked) {
@@ -311,8 +391,35 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
       if (failed(recomputeAfterPeak(candidate, values, timeline->getPeakPoint(),
                                     points, deviceTarget, step))) {
         candidate.erase();
+        if (!forced.empty()) {
+          Location where = named.getLoc();
+          for (Value v : buffer.values)
+            if (Operation *def = v.getDefiningOp())
+              if (auto policy = def->getAttrOfType<PolicyAttr>(
+                      CkptDialect::getPolicyAttrName());
+                  policy && policy.getValue() == Policy::MustRecompute)
+                where = def->getLoc();
+          InFlightDiagnostic diag =
+              emitError(where)
+              << "ckpt-remat: a value with ckpt.policy must_recompute is kept "
+                 "across the peak of @"
+              << name << " but cannot be recomputed";
+          diag.attachNote(func.getLoc()) << "in this function";
+          return failure();
+        }
         continue;
       }
+      // A must_recompute policy is fulfilled once its value's uses after the
+      // peak read a recomputation; the policy is consumed so that a later,
+      // earlier peak does not recompute the value again for its nearby uses.
+      if (!forced.empty())
+        for (Value v : values)
+          if (Operation *def = v.getDefiningOp())
+            if (auto policy = def->getAttrOfType<PolicyAttr>(
+                    CkptDialect::getPolicyAttrName());
+                policy && policy.getValue() == Policy::MustRecompute &&
+                def->getParentOp() == candidate.getOperation())
+              def->removeAttr(CkptDialect::getPolicyAttrName());
       // Bufferization decides again on the rewritten function, so the new
       // peak is the forecast itself.
       FailureOr<std::unique_ptr<BufferizationForecast>> trialForecast =
@@ -326,8 +433,11 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
       int64_t trialWidth = succeeded(trialTimeline)
                                ? getPointsAtPeak(*trialTimeline)
                                : INT64_MAX;
-      bool acceptable = std::make_pair(trialPeak, trialWidth) <
-                        std::make_pair(timeline->getPeakBytes(), pointsAtPeak);
+      bool acceptable =
+          forced.empty()
+              ? std::make_pair(trialPeak, trialWidth) <
+                    std::make_pair(timeline->getPeakBytes(), pointsAtPeak)
+              : succeeded(trialTimeline);
       // A lower peak beats a narrower plateau; among equals, the first.
       bool better = !best || (trialPeak < timeline->getPeakBytes() &&
                               bestPeak >= timeline->getPeakBytes());

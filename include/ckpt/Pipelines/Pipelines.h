@@ -56,10 +56,11 @@ struct RematPipelineOptions : public PassPipelineOptions<RematPipelineOptions> {
 void buildRematPipeline(OpPassManager &pm, const RematPipelineOptions &options);
 
 /// Builds the bufferization stage shared by the lowering pipelines:
-/// One-Shot Bufferize with the options the memory analysis forecasts
-/// (`BufferizationForecast::getPipelineOptions`), `ckpt-lower-recompute` and
-/// `ckpt-strip-annotations` (recompute regions survive until here so nothing
-/// merges them back), then ownership-based deallocation with every free moved
+/// `ckpt-strip-annotations` (the annotations are used on tensors; on memrefs
+/// they would sit on ops without results), One-Shot Bufferize with the
+/// options the memory analysis forecasts
+/// (`BufferizationForecast::getPipelineOptions`), `ckpt-lower-recompute`
+/// (recompute regions survive until here so nothing merges them back), then ownership-based deallocation with every free moved
 /// right after the buffer's last use (`optimize-allocation-liveness`).
 void buildBufferizationPipeline(OpPassManager &pm);
 

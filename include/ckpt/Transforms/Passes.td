@@ -217,7 +217,9 @@ def StripAnnotationsPass : Pass<"ckpt-strip-annotations"> {
     Removes `ckpt.policy`, `ckpt.name`, `ckpt.phase`, `ckpt.differentiate`
     from ops and `ckpt.tangent`/`ckpt.name` from function arguments and
     results. The lowering pipelines run it once the annotations have been
-    used (after `ckpt-lower-recompute`): conversions would otherwise carry
+    used (right before bufferization): on memrefs the annotated ops have
+    no results, which the dialect rejects for `ckpt.policy` and `ckpt.name`,
+    and conversions would otherwise carry
     them onto LLVM-dialect ops, and tools without the ckpt dialect (such as
     `mlir-runner`) could not parse the result.
 
@@ -457,6 +459,12 @@ def RematPass : Pass<"ckpt-remat", "mlir::ModuleOp"> {
     (`0.7`, `70%`) or bytes (`123456`, `512MiB`, `2GB`). A budget below the
     smallest peak found is an error at the function that states that
     minimum; a malformed budget is an error listing the accepted forms.
+
+    `ckpt.policy` on the op computing a value steers the solver: `must_save`
+    values are never recomputed, `must_recompute`/`prefer_recompute` ones
+    are tried first and `prefer_save` ones last, and a `must_recompute`
+    value kept across the peak is recomputed (once) even when the budget is
+    met; if it cannot be, that is an error at the op.
 
     Example:
 
