@@ -25,9 +25,9 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // reproduces the same bits.
   pm.addPass(createLowerRandomPass());
   pm.addPass(createDecomposeAggregatesPass());
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  // Generalization and fusion keep the ckpt annotations (names, policies,
-  // phases) that the upstream passes would drop.
+  // Elementwise tensor ops to linalg, generalization and fusion keep the
+  // ckpt annotations (names, policies, phases) that the upstream passes
+  // would drop.
   GeneralizeAndFusePassOptions generalizeAndFuse;
   generalizeAndFuse.fuseElementwise = options.fuseElementwise;
   pm.addPass(createGeneralizeAndFusePass(generalizeAndFuse));

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "ckpt-generalize-and-fuse"
@@ -39,7 +40,8 @@ void carryAnnotations(Operation *from, Operation *to) {
 
 /// Copies the `ckpt.*` discardable attributes of every replaced op onto the
 /// op defining its replacement values, without overwriting annotations the
-/// replacement already has. Replacements by block arguments or by several
+/// replacement already has, and removes them from the ops nested in the
+/// replacement (its payload). Replacements by block arguments or by several
 /// ops (a result replaced by values of different ops) keep nothing: there is
 /// no single op left that the annotation could describe.
 struct AnnotationCarrier : public RewriterBase::Listener {
@@ -53,6 +55,17 @@ struct AnnotationCarrier : public RewriterBase::Listener {
         }))
       return;
     carryAnnotations(op, replacement);
+    // The elementwise conversion copies all attributes of the tensor op onto
+    // the scalar op of the payload; the annotations describe the tensor.
+    for (Region &region : replacement->getRegions())
+      region.walk([](Operation *payload) {
+        SmallVector<StringAttr> names;
+        for (NamedAttribute attr : payload->getDiscardableAttrs())
+          if (attr.getName().getValue().starts_with("ckpt."))
+            names.push_back(attr.getName());
+        for (StringAttr name : names)
+          payload->removeDiscardableAttr(name);
+      });
   }
 };
 
@@ -102,6 +115,24 @@ struct GeneralizeAndFusePass
     Operation *root = getOperation();
     MLIRContext *context = root->getContext();
     AnnotationCarrier carrier;
+
+    // Elementwise arith/math ops on ranked tensors become linalg.generic
+    // (what upstream `convert-elementwise-to-linalg` does).
+    RewritePatternSet elementwise(context);
+    linalg::populateElementwiseToLinalgConversionPatterns(elementwise);
+    ConversionTarget target(*context);
+    target.markUnknownOpDynamicallyLegal([](Operation *op) {
+      return !OpTrait::hasElementwiseMappableTraits(op) ||
+             llvm::none_of(op->getOperandTypes(),
+                           llvm::IsaPred<RankedTensorType>);
+    });
+    ConversionConfig elementwiseConfig;
+    elementwiseConfig.listener = &carrier;
+    if (failed(applyPartialConversion(root, target, std::move(elementwise),
+                                      elementwiseConfig))) {
+      root->emitError("conversion of elementwise tensor ops to linalg failed");
+      return signalPassFailure();
+    }
 
     RewritePatternSet generalization(context);
     linalg::populateLinalgNamedOpsGeneralizationPatterns(generalization);

@@ -51,3 +51,24 @@ func.func @annotations(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<6
   } -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
 }
+
+// Elementwise ops on whole tensors keep their annotations on the linalg op
+// (not on the scalar op of its payload); fused, the consumer's remain.
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         linalg.generic
+// CHECK-SAME:      attrs = {ckpt.name = "e", ckpt.policy = #ckpt.policy<must_save>}
+// CHECK:           arith.addf %{{[^ ]*}}, %{{[^ ]*}} : f32
+// CHECK:           math.exp %{{[^ ]*}} : f32
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+
+// NOFUSE-LABEL: func.func @elementwise
+// NOFUSE:         linalg.generic {{.*}}attrs = {ckpt.name = "sum"}
+// NOFUSE:           arith.addf %{{[^ ]*}}, %{{[^ ]*}} : f32
+// NOFUSE:         linalg.generic {{.*}}attrs = {ckpt.name = "e", ckpt.policy = #ckpt.policy<must_save>}
+// NOFUSE:           math.exp %{{[^ ]*}} : f32
+func.func @elementwise(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = arith.addf %a, %b {ckpt.name = "sum"} : tensor<4x4xf32>
+  %1 = math.exp %0 {ckpt.name = "e", ckpt.policy = #ckpt.policy<must_save>} : tensor<4x4xf32>
+  return %1 : tensor<4x4xf32>
+}

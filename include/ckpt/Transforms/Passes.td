@@ -235,19 +235,22 @@ def StripAnnotationsPass : Pass<"ckpt-strip-annotations"> {
 
 def GeneralizeAndFusePass
     : Pass<"ckpt-generalize-and-fuse"> {
-  let summary = "Generalize named linalg ops and fuse elementwise ops, keeping "
-                "the ckpt annotations";
+  let summary = "Turn elementwise tensor ops and named linalg ops into "
+                "linalg.generic and fuse elementwise ops, keeping the ckpt "
+                "annotations";
   let description = [{
-    Rewrites named linalg ops (`linalg.matmul`, `linalg.exp`, ...) into
-    `linalg.generic` and, with `fuse-elementwise`, fuses elementwise producers
-    into their consumers, with the upstream patterns
-    (`linalg-generalize-named-ops`, `linalg-fuse-elementwise-ops`). Unlike the
+    Rewrites elementwise arith/math ops on ranked tensors and named linalg
+    ops (`linalg.matmul`, `linalg.exp`, ...) into `linalg.generic` and, with
+    `fuse-elementwise`, fuses elementwise producers into their consumers,
+    with the upstream patterns (`convert-elementwise-to-linalg`,
+    `linalg-generalize-named-ops`, `linalg-fuse-elementwise-ops`). Unlike the
     upstream passes, it carries the `ckpt.*` discardable attributes
     (`ckpt.name`, `ckpt.policy`, `ckpt.phase`) from each replaced op onto the
     op that replaces it: a generalized op keeps its own annotations, a fused
     op those of the consumer it replaces (a fused producer no longer
     materializes a tensor, so there is nothing left to name, keep or
-    recompute). `ckpt-tensor-prep` runs it, so annotations written on the
+    recompute); the scalar ops of a converted elementwise op's payload do
+    not keep them. `ckpt-tensor-prep` runs it, so annotations written on the
     input survive into what the memory analysis and the remat pass see.
 
     Example:
