@@ -29,15 +29,6 @@ using namespace mlir::ckpt;
 
 namespace {
 
-/// Copies the `ckpt.*` discardable attributes of `from` onto `to`, keeping
-/// those `to` already has.
-void carryAnnotations(Operation *from, Operation *to) {
-  for (NamedAttribute attr : from->getDiscardableAttrs())
-    if (attr.getName().getValue().starts_with("ckpt.") &&
-        !to->hasAttr(attr.getName()))
-      to->setDiscardableAttr(attr.getName(), attr.getValue());
-}
-
 /// Copies the `ckpt.*` discardable attributes of every replaced op onto the
 /// op defining its replacement values, without overwriting annotations the
 /// replacement already has, and removes them from the ops nested in the
@@ -54,18 +45,12 @@ struct AnnotationCarrier : public RewriterBase::Listener {
           return value.getDefiningOp() != replacement;
         }))
       return;
-    carryAnnotations(op, replacement);
+    CkptDialect::copyAnnotations(op, replacement);
     // The elementwise conversion copies all attributes of the tensor op onto
     // the scalar op of the payload; the annotations describe the tensor.
     for (Region &region : replacement->getRegions())
-      region.walk([](Operation *payload) {
-        SmallVector<StringAttr> names;
-        for (NamedAttribute attr : payload->getDiscardableAttrs())
-          if (attr.getName().getValue().starts_with("ckpt."))
-            names.push_back(attr.getName());
-        for (StringAttr name : names)
-          payload->removeDiscardableAttr(name);
-      });
+      region.walk(
+          [](Operation *payload) { CkptDialect::removeAnnotations(payload); });
   }
 };
 
@@ -89,7 +74,7 @@ struct FuseIntoAnnotatedConsumer : public OpRewritePattern<linalg::GenericOp> {
       if (failed(fused))
         return rewriter.notifyMatchFailure(consumer, "fusion failed");
       rewriter.modifyOpInPlace(fused->fusedOp, [&] {
-        carryAnnotations(consumer, fused->fusedOp);
+        CkptDialect::copyAnnotations(consumer, fused->fusedOp);
       });
       // Only the consumer's results are redirected; the producer stays for
       // its other users (if any) and is erased once it has none.

@@ -21,30 +21,22 @@ using namespace mlir::ckpt;
 
 namespace {
 
-/// True for attribute names in the ckpt namespace (`ckpt.*`).
-bool isCkptAttrName(StringRef name) { return name.starts_with("ckpt."); }
-
 struct StripAnnotationsPass
     : public mlir::ckpt::impl::StripAnnotationsPassBase<StripAnnotationsPass> {
   void runOnOperation() override {
     getOperation()->walk([](Operation *op) {
-      SmallVector<StringAttr> names;
-      for (NamedAttribute attr : op->getDiscardableAttrs())
-        if (isCkptAttrName(attr.getName().getValue()))
-          names.push_back(attr.getName());
-      for (StringAttr name : names)
-        op->removeDiscardableAttr(name);
+      CkptDialect::removeAnnotations(op);
 
       auto function = dyn_cast<FunctionOpInterface>(op);
       if (!function)
         return;
       for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
         for (NamedAttribute attr : function.getArgAttrs(i))
-          if (isCkptAttrName(attr.getName().getValue()))
+          if (CkptDialect::isAnnotationName(attr.getName().getValue()))
             function.removeArgAttr(i, attr.getName());
       for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
         for (NamedAttribute attr : function.getResultAttrs(i))
-          if (isCkptAttrName(attr.getName().getValue()))
+          if (CkptDialect::isAnnotationName(attr.getName().getValue()))
             function.removeResultAttr(i, attr.getName());
     });
   }

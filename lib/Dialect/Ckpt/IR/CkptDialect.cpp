@@ -33,6 +33,22 @@ void CkptDialect::initialize() {
       >();
 }
 
+void CkptDialect::copyAnnotations(Operation *from, Operation *to) {
+  for (NamedAttribute attr : from->getDiscardableAttrs())
+    if (isAnnotationName(attr.getName().getValue()) &&
+        !to->hasAttr(attr.getName()))
+      to->setDiscardableAttr(attr.getName(), attr.getValue());
+}
+
+void CkptDialect::removeAnnotations(Operation *op) {
+  SmallVector<StringAttr> names;
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    if (isAnnotationName(attr.getName().getValue()))
+      names.push_back(attr.getName());
+  for (StringAttr name : names)
+    op->removeDiscardableAttr(name);
+}
+
 LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();

@@ -59,6 +59,13 @@ def Ckpt_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTangentAttrName() { return "ckpt.tangent"; }
     /// Name of the unit attribute marking a function for ckpt-autodiff.
     static constexpr ::llvm::StringLiteral getDifferentiateAttrName() { return "ckpt.differentiate"; }
+    /// True for the names of the ckpt discardable attributes (`ckpt.*`).
+    static bool isAnnotationName(::llvm::StringRef name) { return name.starts_with("ckpt."); }
+    /// Copies the ckpt discardable attributes of `from` onto `to`, keeping
+    /// those `to` already has.
+    static void copyAnnotations(::mlir::Operation *from, ::mlir::Operation *to);
+    /// Removes the ckpt discardable attributes of `op` (not of nested ops).
+    static void removeAnnotations(::mlir::Operation *op);
   }];
 }
 
