@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckpointExpansion.h"
+#include "FunctionSelection.h"
 
 #include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Analysis/CostModel.h"
@@ -202,13 +203,25 @@ int64_t getPointsAtPeak(const ActivationTimeline &timeline) {
   return llvm::count(timeline.getLiveBytes(), timeline.getPeakBytes());
 }
 
+/// The `ckpt.policy` of the op computing `value` in the body of `func`, if
+/// any. Ops nested in ckpt.recompute regions are recomputations already and
+/// have none.
+std::optional<Policy> getPolicyInBody(Value value, func::FuncOp func) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getParentOp() != func.getOperation())
+    return std::nullopt;
+  if (auto attr =
+          def->getAttrOfType<PolicyAttr>(CkptDialect::getPolicyAttrName()))
+    return attr.getValue();
+  return std::nullopt;
+}
+
 /// The `ckpt.policy` that governs recomputing a buffer at the peak: the
 /// strongest (must_save, then must_recompute, then prefer_save, then
-/// prefer_recompute) written on an op computing one of its values that is
-/// used after the peak, i.e. a value the recomputation would replace, and
-/// defined in the function body. Values
-/// of the buffer used only before the peak (an earlier tenant of a buffer
-/// reused in place) have no say.
+/// prefer_recompute) of its values used after the peak, i.e. the values the
+/// recomputation would replace (`getPolicyInBody`). Values of the buffer
+/// used only before the peak (an earlier tenant of a buffer reused in place)
+/// have no say.
 std::optional<Policy> getBufferPolicy(const ActivationTimeline &timeline,
                                       const TimelineBuffer &buffer) {
   unsigned peak = timeline.getPeakPoint();
@@ -227,18 +240,13 @@ std::optional<Policy> getBufferPolicy(const ActivationTimeline &timeline,
   };
   std::optional<Policy> strongest;
   for (Value v : buffer.values) {
-    // Ops inside ckpt.recompute regions are recomputations already.
-    Operation *def = v.getDefiningOp();
-    auto attr = def && def->getParentOp() == timeline.getFunction()
-                    ? def->getAttrOfType<PolicyAttr>(
-                          CkptDialect::getPolicyAttrName())
-                    : PolicyAttr();
-    if (!attr || llvm::none_of(v.getUsers(), [&](Operation *user) {
+    std::optional<Policy> policy = getPolicyInBody(v, timeline.getFunction());
+    if (!policy || llvm::none_of(v.getUsers(), [&](Operation *user) {
           return timeline.getProgramPoint(user) > peak;
         }))
       continue;
-    if (!strongest || strength(attr.getValue()) > strength(*strongest))
-      strongest = attr.getValue();
+    if (!strongest || strength(*policy) > strength(*strongest))
+      strongest = policy;
   }
   return strongest;
 }
@@ -394,11 +402,8 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
         if (!forced.empty()) {
           Location where = named.getLoc();
           for (Value v : buffer.values)
-            if (Operation *def = v.getDefiningOp())
-              if (auto policy = def->getAttrOfType<PolicyAttr>(
-                      CkptDialect::getPolicyAttrName());
-                  policy && policy.getValue() == Policy::MustRecompute)
-                where = def->getLoc();
+            if (getPolicyInBody(v, func) == Policy::MustRecompute)
+              where = v.getLoc();
           InFlightDiagnostic diag =
               emitError(where)
               << "ckpt-remat: a value with ckpt.policy must_recompute is kept "
@@ -414,12 +419,8 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
       // earlier peak does not recompute the value again for its nearby uses.
       if (!forced.empty())
         for (Value v : values)
-          if (Operation *def = v.getDefiningOp())
-            if (auto policy = def->getAttrOfType<PolicyAttr>(
-                    CkptDialect::getPolicyAttrName());
-                policy && policy.getValue() == Policy::MustRecompute &&
-                def->getParentOp() == candidate.getOperation())
-              def->removeAttr(CkptDialect::getPolicyAttrName());
+          if (getPolicyInBody(v, candidate) == Policy::MustRecompute)
+            v.getDefiningOp()->removeAttr(CkptDialect::getPolicyAttrName());
       // Bufferization decides again on the rewritten function, so the new
       // peak is the forecast itself.
       FailureOr<std::unique_ptr<BufferizationForecast>> trialForecast =
@@ -532,14 +533,16 @@ void RematPass::writeReport(ArrayRef<FunctionOutcome> outcomes,
 void RematPass::runOnOperation() {
   ModuleOp module = getOperation();
 
+  FailureOr<SmallVector<func::FuncOp>> functions =
+      selectFunctions(module, functionNames, "ckpt-remat");
+  if (failed(functions))
+    return signalPassFailure();
+
   // User checkpoints first (also without a budget): the analysis cannot size
   // an unexpanded ckpt.checkpoint, as bufferization cannot.
   unsigned expanded = 0;
-  for (func::FuncOp func : module.getOps<func::FuncOp>())
-    if (!func.isExternal() &&
-        (functionNames.empty() ||
-         llvm::is_contained(functionNames, func.getSymName())))
-      expanded += expandCheckpoints(func);
+  for (func::FuncOp func : *functions)
+    expanded += expandCheckpoints(func);
   if (budget.empty() && expanded)
     return;
 
@@ -556,24 +559,11 @@ void RematPass::runOnOperation() {
     return signalPassFailure();
   }
 
-  SmallVector<std::string> names;
-  for (func::FuncOp func : module.getOps<func::FuncOp>())
-    if (!func.isExternal() &&
-        (functionNames.empty() ||
-         llvm::is_contained(functionNames, func.getSymName())))
-      names.push_back(func.getSymName().str());
-  for (const std::string &name : functionNames)
-    if (!llvm::is_contained(names, name)) {
-      module.emitError() << "ckpt-remat: no function '" << name
-                         << "' with a body in the module";
-      return signalPassFailure();
-    }
-
+  // Each function is replaced by its rewritten clone; the others stay.
   SmallVector<FunctionOutcome> outcomes;
-  for (const std::string &name : names) {
+  for (func::FuncOp func : *functions) {
     FunctionOutcome outcome;
-    if (failed(rematerialize(module, module.lookupSymbol<func::FuncOp>(name),
-                             *memory, *deviceTarget, outcome)))
+    if (failed(rematerialize(module, func, *memory, *deviceTarget, outcome)))
       return signalPassFailure();
     outcomes.push_back(std::move(outcome));
   }

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FunctionSelection.h"
+
 #include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
@@ -233,32 +235,21 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
     if (failed(forecast))
       return signalPassFailure();
 
+    FailureOr<SmallVector<func::FuncOp>> functions =
+        selectFunctions(module, functionNames, "ckpt-report");
+    if (failed(functions))
+      return signalPassFailure();
     std::vector<ActivationTimeline> timelines;
-    SmallVector<func::FuncOp> functions;
-    for (const std::string &name : functionNames) {
-      auto func = module.lookupSymbol<func::FuncOp>(name);
-      if (!func || func.isExternal()) {
-        module.emitError() << "ckpt-report: no function '" << name
-                           << "' with a body in the module";
-        return signalPassFailure();
-      }
-    }
-    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      if (!functionNames.empty() &&
-          !llvm::is_contained(functionNames, func.getSymName()))
-        continue;
+    for (func::FuncOp func : *functions) {
       FailureOr<ActivationTimeline> timeline =
           ActivationTimeline::build(func, **forecast);
       if (failed(timeline))
         return signalPassFailure();
       timelines.push_back(std::move(*timeline));
-      functions.push_back(func);
     }
 
     SmallVector<FunctionReport> reports;
-    for (auto [func, timeline] : llvm::zip(functions, timelines)) {
+    for (auto [func, timeline] : llvm::zip(*functions, timelines)) {
       FunctionReport report{func.getSymName().str(), &timeline, {}, {}};
       for (auto [point, op] : llvm::enumerate(timeline.getProgramPoints())) {
         OpCost cost = estimateOpCost(op, *deviceTarget, {allowTF32});
