@@ -391,6 +391,18 @@ void TimelineBuilder::classifyPhases(func::FuncOp func) {
   unsigned numPoints = timeline.programPoints.size();
   timeline.phases.assign(numPoints, StepPhase::Unknown);
 
+  std::optional<DenseSet<Operation *>> backwardOps = findBackwardOps(func);
+  timeline.phaseMarkers = backwardOps.has_value();
+  for (auto [point, op] : llvm::enumerate(timeline.programPoints)) {
+    bool backward = backwardOps ? backwardOps->contains(op)
+                                : point > timeline.peakPoint;
+    timeline.phases[point] =
+        backward ? StepPhase::Backward : StepPhase::Forward;
+  }
+}
+
+std::optional<DenseSet<Operation *>>
+mlir::ckpt::findBackwardOps(func::FuncOp func) {
   DenseSet<Value> backwardValues;
   for (BlockArgument arg : func.getArguments())
     if (func.getArgAttr(arg.getArgNumber(), CkptDialect::getTangentAttrName()))
@@ -400,35 +412,29 @@ void TimelineBuilder::classifyPhases(func::FuncOp func) {
     anyPhaseAttr |= static_cast<bool>(
         op->getAttrOfType<PhaseAttr>(CkptDialect::getPhaseAttrName()));
   });
-  timeline.phaseMarkers = anyPhaseAttr || !backwardValues.empty();
+  if (!anyPhaseAttr && backwardValues.empty())
+    return std::nullopt;
 
-  if (!timeline.phaseMarkers) {
-    for (unsigned p = 0; p < numPoints; ++p)
-      timeline.phases[p] =
-          p <= timeline.peakPoint ? StepPhase::Forward : StepPhase::Backward;
-    return;
-  }
-
-  for (auto [point, op] : llvm::enumerate(timeline.programPoints)) {
-    StepPhase phase = StepPhase::Forward;
+  DenseSet<Operation *> backward;
+  for (Operation &op : func.getBody().front()) {
+    bool isBackward = false;
     if (auto attr =
-            op->getAttrOfType<PhaseAttr>(CkptDialect::getPhaseAttrName()))
-      phase = attr.getValue() == Phase::Backward ? StepPhase::Backward
-                                                 : StepPhase::Forward;
-    else {
+            op.getAttrOfType<PhaseAttr>(CkptDialect::getPhaseAttrName()))
+      isBackward = attr.getValue() == Phase::Backward;
+    else
       // Any value used inside the op (its operands or captured by its
       // regions) that comes from the backward pass makes it backward.
-      op->walk([&](Operation *inner) {
+      op.walk([&](Operation *inner) {
         for (Value operand : inner->getOperands())
-          if (backwardValues.contains(operand))
-            phase = StepPhase::Backward;
+          isBackward |= backwardValues.contains(operand);
       });
-    }
-    timeline.phases[point] = phase;
-    if (phase == StepPhase::Backward)
-      for (Value result : op->getResults())
+    if (isBackward) {
+      backward.insert(&op);
+      for (Value result : op.getResults())
         backwardValues.insert(result);
+    }
   }
+  return backward;
 }
 
 void TimelineBuilder::markSavedActivations() {

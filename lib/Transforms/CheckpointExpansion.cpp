@@ -2,6 +2,7 @@
 
 #include "CheckpointExpansion.h"
 
+#include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -9,37 +10,6 @@
 
 using namespace mlir;
 using namespace mlir::ckpt;
-
-namespace {
-
-/// Top-level ops of `func` in the backward pass, from phase markers; empty
-/// (and `hasMarkers` false) when the function has none.
-DenseSet<Operation *> findBackwardOps(func::FuncOp func, bool &hasMarkers) {
-  DenseSet<Value> backwardValues;
-  for (BlockArgument arg : func.getArguments())
-    if (func.getArgAttr(arg.getArgNumber(), CkptDialect::getTangentAttrName()))
-      backwardValues.insert(arg);
-  hasMarkers = !backwardValues.empty();
-  DenseSet<Operation *> backward;
-  for (Operation &op : func.getBody().front()) {
-    auto phase = op.getAttrOfType<PhaseAttr>(CkptDialect::getPhaseAttrName());
-    hasMarkers |= static_cast<bool>(phase);
-    bool isBackward = phase && phase.getValue() == Phase::Backward;
-    if (!phase)
-      op.walk([&](Operation *inner) {
-        for (Value operand : inner->getOperands())
-          isBackward |= backwardValues.contains(operand);
-      });
-    if (isBackward) {
-      backward.insert(&op);
-      for (Value result : op.getResults())
-        backwardValues.insert(result);
-    }
-  }
-  return backward;
-}
-
-} // namespace
 
 unsigned mlir::ckpt::expandCheckpoints(func::FuncOp func) {
   SmallVector<CheckpointOp> checkpoints;
@@ -49,8 +19,7 @@ unsigned mlir::ckpt::expandCheckpoints(func::FuncOp func) {
   if (checkpoints.empty())
     return 0;
 
-  bool hasMarkers = false;
-  DenseSet<Operation *> backwardOps = findBackwardOps(func, hasMarkers);
+  std::optional<DenseSet<Operation *>> backwardOps = findBackwardOps(func);
   auto topLevel = [&](Operation *op) {
     while (op->getParentOp() != func.getOperation())
       op = op->getParentOp();
@@ -72,7 +41,7 @@ unsigned mlir::ckpt::expandCheckpoints(func::FuncOp func) {
     for (Value result : checkpoint.getResults())
       for (OpOperand &use : result.getUses()) {
         Operation *op = topLevel(use.getOwner());
-        bool later = hasMarkers ? backwardOps.contains(op) : op != firstUser;
+        bool later = backwardOps ? backwardOps->contains(op) : op != firstUser;
         if (!later)
           continue;
         laterUses.push_back(&use);

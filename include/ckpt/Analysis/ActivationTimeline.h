@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <memory>
+#include <optional>
 
 namespace mlir::ckpt {
 
@@ -176,6 +177,13 @@ private:
 
   friend class TimelineBuilder;
 };
+
+/// The ops of the body of `func` in the backward pass, from its phase
+/// markers: an op marked `ckpt.phase = backward`, or unmarked and using (in
+/// its operands or inside its regions) a `ckpt.tangent` argument or a result
+/// of a backward op. std::nullopt when the function has no markers (no
+/// `ckpt.phase` on any op, no `ckpt.tangent` argument).
+std::optional<DenseSet<Operation *>> findBackwardOps(func::FuncOp func);
 
 } // namespace mlir::ckpt
 
