@@ -28,6 +28,10 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
     remat.budget = options.rematBudget;
     remat.functionNames.assign(options.rematFunctions.begin(),
                                options.rematFunctions.end());
+    remat.solver = options.rematSolver;
+    remat.policy = options.rematPolicy;
+    remat.reportFile = options.rematReport;
+    remat.timeLimit = options.rematTimeLimit;
     pm.addPass(createRematPass(remat));
   }
 

@@ -40,5 +40,8 @@ void mlir::ckpt::buildRematPipeline(OpPassManager &pm,
   remat.budget = options.budget;
   remat.reportFile = options.report;
   remat.target = options.target;
+  remat.solver = options.solver;
+  remat.policy = options.policy;
+  remat.timeLimit = options.timeLimit;
   pm.addPass(createRematPass(remat));
 }

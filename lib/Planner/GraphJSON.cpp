@@ -183,3 +183,34 @@ ckpt::planner::parseGraphJSON(llvm::StringRef text) {
   }
   return RematProblem::create(std::move(nodes), edges, constantBytes);
 }
+
+void ckpt::planner::writeGraphJSON(const RematProblem &problem,
+                                   llvm::raw_ostream &os) {
+  json::OStream out(os, /*IndentSize=*/1);
+  out.object([&] {
+    out.attribute("directed", true);
+    out.attribute("constant_bytes",
+                  static_cast<int64_t>(problem.getConstantBytes()));
+    out.attributeArray("nodes", [&] {
+      for (const RematNode &node : problem.getNodes())
+        out.object([&] {
+          out.attribute("id", node.externalId);
+          out.attribute("name", node.name);
+          out.attribute("cost_cpu", static_cast<int64_t>(node.computeCostUnits));
+          out.attribute("cost_ram", static_cast<int64_t>(node.outputBytes));
+          out.attribute("backward", node.isBackward);
+          out.attribute("recomputable", node.isRecomputable);
+          out.attribute("policy", stringifyRematPolicy(node.policy));
+        });
+    });
+    out.attributeArray("links", [&] {
+      for (NodeIndex v = 0; v < problem.size(); ++v)
+        for (NodeIndex u : problem.predecessors(v))
+          out.object([&] {
+            out.attribute("source", problem.node(u).externalId);
+            out.attribute("target", problem.node(v).externalId);
+          });
+    });
+  });
+  os << "\n";
+}

@@ -19,12 +19,13 @@
 #include <vector>
 
 /// Rewrites the shorthand `--remat-budget=B` (with optional
-/// `--remat-report=F` and `--remat-target=T`) into the registered
-/// `--ckpt-remat-pipeline=budget=B report=F target=T`, at the position of the
+/// `--remat-report=F`, `--remat-target=T`, `--remat-solver=S`,
+/// `--remat-policy=P` and `--remat-time-limit=SECONDS`) into the registered
+/// `--ckpt-remat-pipeline=budget=B report=F ...`, at the position of the
 /// first of them, so it composes with other pass flags in order.
 static std::vector<std::string> expandRematShorthand(int argc, char **argv) {
   std::vector<std::string> args;
-  std::string budget, report, target;
+  std::string budget, report, target, solver, policy, timeLimit;
   int position = -1;
   for (int i = 0; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
@@ -32,7 +33,10 @@ static std::vector<std::string> expandRematShorthand(int argc, char **argv) {
     for (auto [flag, value] :
          {std::pair<llvm::StringRef, std::string *>{"--remat-budget=", &budget},
           {"--remat-report=", &report},
-          {"--remat-target=", &target}}) {
+          {"--remat-target=", &target},
+          {"--remat-solver=", &solver},
+          {"--remat-policy=", &policy},
+          {"--remat-time-limit=", &timeLimit}}) {
       if (!arg.starts_with(flag))
         continue;
       *value = arg.drop_front(flag.size()).str();
@@ -50,6 +54,12 @@ static std::vector<std::string> expandRematShorthand(int argc, char **argv) {
     pipeline += " report=" + report;
   if (!target.empty())
     pipeline += " target=" + target;
+  if (!solver.empty())
+    pipeline += " solver=" + solver;
+  if (!policy.empty())
+    pipeline += " policy=" + policy;
+  if (!timeLimit.empty())
+    pipeline += " time-limit=" + timeLimit;
   args.insert(args.begin() + position, pipeline);
   return args;
 }
@@ -72,7 +82,8 @@ int main(int argc, char **argv) {
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       rawArgs.size(), rawArgs.data(),
       "ckpt: gradient checkpointing as a compiler pass\n"
-      "(--remat-budget=B [--remat-report=F] [--remat-target=T] is short for "
-      "--ckpt-remat-pipeline=budget=B ...)\n",
+      "(--remat-budget=B [--remat-report=F] [--remat-target=T] "
+      "[--remat-solver=S] [--remat-policy=P] [--remat-time-limit=SECONDS] is "
+      "short for --ckpt-remat-pipeline=budget=B ...)\n",
       registry));
 }

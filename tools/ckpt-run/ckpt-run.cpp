@@ -3,7 +3,9 @@
 // Compiles a module with ckpt-cpu-pipeline, JIT-runs one entry function on
 // deterministic pseudo-random inputs of its argument types and reports the
 // median step time, the peak bytes measured by libckpt_runtime and bit-exact
-// checksums of the outputs.
+// checksums of the outputs. With --compare, it does so without and with
+// remat in one process and checks the remat build: outputs bit-identical,
+// measured peak within the budget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +26,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -56,6 +61,30 @@ static cl::opt<std::string>
                 cl::desc("Rematerialize to this budget before lowering "
                          "(0.7, 70%, 512MiB, ...)"),
                 cl::init(""));
+static cl::opt<std::string>
+    rematSolver("remat-solver",
+                cl::desc("ckpt-remat solver (auto, greedy, chain-dp, ilp, "
+                         "uniform:K, none, greedy-peak)"),
+                cl::init("auto"));
+static cl::opt<std::string>
+    rematPolicy("remat-policy",
+                cl::desc("ckpt-remat named policies (save-matmuls, "
+                         "recompute-elementwise, save-names:A,B)"),
+                cl::init(""));
+static cl::opt<std::string>
+    rematReport("remat-report", cl::desc("Write ckpt-remat's JSON report here"),
+                cl::init(""));
+static cl::opt<double>
+    rematTimeLimit("remat-time-limit",
+                   cl::desc("Seconds ckpt-remat's ILP solver may take"),
+                   cl::init(10.0));
+static cl::opt<bool> compare(
+    "compare",
+    cl::desc("Run without remat and with --remat-budget in one process; "
+             "print the peak and step-time ratios and whether the outputs "
+             "are bit-identical; fail unless they are and the measured peak "
+             "is within the budget"),
+    cl::init(false));
 static cl::list<std::string> sharedLibs(
     "shared-libs",
     cl::desc("Libraries the module calls into (default: the MLIR runner "
@@ -122,6 +151,218 @@ void fillDeterministic(void *data, RankedTensorType type, SplitMix64 &rng) {
   }
 }
 
+/// What one compiled build measured.
+struct Measurement {
+  std::vector<double> seconds;
+  int64_t peakBytes = 0;
+  std::vector<uint64_t> checksums;
+  std::vector<double> sums;
+  /// Raw bytes of the outputs of the last iteration (with --dump-outputs).
+  std::string dump;
+
+  double medianSeconds() const {
+    std::vector<double> sorted = seconds;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted[sorted.size() / 2];
+  }
+  double minSeconds() const {
+    return *std::min_element(seconds.begin(), seconds.end());
+  }
+};
+
+/// The entry's signature.
+struct Signature {
+  SmallVector<RankedTensorType> args, results;
+};
+
+/// Compiles `module` with ckpt-cpu-pipeline (remat to `budget` unless empty,
+/// its report to `report`), JIT-runs the entry --iterations times on inputs
+/// from --seed and measures it.
+Measurement compileAndRun(ModuleOp module, const Signature &signature,
+                          StringRef budget, StringRef report) {
+  PassManager pm(module.getContext());
+  ckpt::CpuPipelineOptions pipelineOptions;
+  pipelineOptions.rematBudget = budget.str();
+  pipelineOptions.rematFunctions.push_back(entryName);
+  pipelineOptions.rematSolver = rematSolver;
+  pipelineOptions.rematPolicy = rematPolicy;
+  pipelineOptions.rematReport = report.str();
+  pipelineOptions.rematTimeLimit = rematTimeLimit;
+  ckpt::buildCpuPipeline(pm, pipelineOptions);
+  if (failed(pm.run(module)))
+    fail("ckpt-cpu-pipeline failed on '" + inputFilename + "'");
+
+  ExecutionEngineOptions engineOptions;
+  std::vector<std::string> libraries(sharedLibs.begin(), sharedLibs.end());
+  if (libraries.empty())
+    libraries = {CKPT_MLIR_LIB_DIR "/libmlir_c_runner_utils.so",
+                 CKPT_MLIR_LIB_DIR "/libmlir_runner_utils.so"};
+  std::vector<StringRef> libraryRefs(libraries.begin(), libraries.end());
+  engineOptions.sharedLibPaths = libraryRefs;
+  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  engineOptions.transformer = transformer;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(module, engineOptions);
+  if (!engine)
+    fail("cannot JIT the module: " + llvm::toString(engine.takeError()));
+
+  // Inputs: allocated through the runtime (so they count like a caller's
+  // buffers), filled deterministically from --seed.
+  SplitMix64 rng{seed};
+  std::vector<Descriptor> inputs;
+  for (RankedTensorType type : signature.args) {
+    Descriptor d;
+    int64_t bytes = *ckpt::getStaticBytes(type);
+    d.allocated = d.aligned = _mlir_memref_to_llvm_aligned_alloc(
+        ckpt::kBufferAlignmentBytes, ckpt::getAllocationBytes(bytes));
+    if (!d.allocated)
+      fail("cannot allocate an input");
+    fillDeterministic(d.aligned, type, rng);
+    d.sizes.assign(type.getShape().begin(), type.getShape().end());
+    d.strides.assign(type.getRank(), 1);
+    for (int64_t i = type.getRank() - 2; i >= 0; --i)
+      d.strides[i] = d.strides[i + 1] * type.getDimSize(i + 1);
+    inputs.push_back(std::move(d));
+  }
+
+  // The packed calling convention: one pointer per LLVM-level argument (the
+  // five fields of each memref descriptor, sizes and strides expanded), then
+  // one pointer to the result storage (the descriptors of all results, which
+  // are made of pointer- and i64-sized fields only).
+  ArrayRef<RankedTensorType> resultTypes = signature.results;
+  size_t resultWords = 0;
+  for (RankedTensorType type : resultTypes)
+    resultWords += 3 + 2 * type.getRank();
+  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
+
+  Measurement measured;
+  measured.checksums.resize(resultTypes.size());
+  measured.sums.resize(resultTypes.size());
+  ckpt_runtime_reset();
+  for (unsigned iteration = 0; iteration < iterations; ++iteration) {
+    std::vector<void *> packed;
+    for (Descriptor &d : inputs) {
+      packed.push_back(&d.allocated);
+      packed.push_back(&d.aligned);
+      packed.push_back(&d.offset);
+      for (int64_t &size : d.sizes)
+        packed.push_back(&size);
+      for (int64_t &stride : d.strides)
+        packed.push_back(&stride);
+    }
+    packed.push_back(resultStorage.data());
+
+    ckpt_runtime_reset();
+    auto start = std::chrono::steady_clock::now();
+    if (llvm::Error error = (*engine)->invokePacked(entryName, packed))
+      fail("running '@" + entryName +
+           "' failed: " + llvm::toString(std::move(error)));
+    auto stop = std::chrono::steady_clock::now();
+    measured.seconds.push_back(
+        std::chrono::duration<double>(stop - start).count());
+    measured.peakBytes =
+        std::max(measured.peakBytes, ckpt_runtime_peak_bytes());
+
+    // Read the results, checksum them, and free what the call allocated.
+    size_t word = 0;
+    for (auto [index, type] : llvm::enumerate(resultTypes)) {
+      void *allocated = reinterpret_cast<void *>(resultStorage[word]);
+      auto *aligned = reinterpret_cast<uint8_t *>(resultStorage[word + 1]);
+      int64_t offset = resultStorage[word + 2];
+      word += 3 + 2 * type.getRank();
+      int64_t elementBytes = *ckpt::getElementBytes(type.getElementType());
+      const uint8_t *data = aligned + offset * elementBytes;
+      size_t bytes = *ckpt::getStaticBytes(type);
+      uint64_t checksum = fnv1a(data, bytes);
+      if (iteration > 0 && checksum != measured.checksums[index])
+        fail(llvm::formatv("output #{0} differs between runs", index));
+      measured.checksums[index] = checksum;
+      double sum = 0;
+      for (int64_t i = 0; i < type.getNumElements(); ++i) {
+        if (type.getElementType().isF32())
+          sum += reinterpret_cast<const float *>(data)[i];
+        else if (type.getElementType().isF64())
+          sum += reinterpret_cast<const double *>(data)[i];
+      }
+      measured.sums[index] = sum;
+      if (iteration + 1 == iterations && !dumpOutputs.empty())
+        measured.dump.append(reinterpret_cast<const char *>(data), bytes);
+      bool isInput = llvm::any_of(inputs, [&](const Descriptor &d) {
+        return d.allocated == allocated;
+      });
+      bool seenBefore = false;
+      for (size_t w = 0, i = 0; i < index; ++i) {
+        seenBefore |= reinterpret_cast<void *>(resultStorage[w]) == allocated;
+        w += 3 + 2 * resultTypes[i].getRank();
+      }
+      if (!isInput && !seenBefore)
+        _mlir_memref_to_llvm_free(allocated);
+    }
+  }
+  if (ckpt_runtime_unknown_free_count())
+    fail("the program freed memory the runtime did not allocate");
+  for (Descriptor &d : inputs)
+    _mlir_memref_to_llvm_free(d.allocated);
+  return measured;
+}
+
+/// The figures of ckpt-remat's report on the entry.
+struct RematFigures {
+  int64_t budgetBytes = 0;
+  int64_t estimatedPeakBytes = 0;
+  int64_t recomputeCount = 0;
+  int64_t extraFlops = 0;
+  std::string solver;
+};
+
+RematFigures readRematReport(StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    fail("cannot read the remat report '" + path + "'");
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    fail("malformed remat report: " + llvm::toString(json.takeError()));
+  RematFigures figures;
+  if (const llvm::json::Object *root = json->getAsObject())
+    if (const llvm::json::Array *functions = root->getArray("functions"))
+      for (const llvm::json::Value &value : *functions) {
+        const llvm::json::Object *function = value.getAsObject();
+        if (!function || function->getString("name") != entryName)
+          continue;
+        figures.budgetBytes = function->getInteger("budget_bytes").value_or(0);
+        figures.estimatedPeakBytes =
+            function->getInteger("peak_bytes").value_or(0);
+        figures.recomputeCount =
+            function->getInteger("recompute_count").value_or(0);
+        figures.extraFlops = function->getInteger("extra_flops").value_or(0);
+        figures.solver = function->getString("solver").value_or("").str();
+        return figures;
+      }
+  fail("the remat report has no entry for '@" + entryName + "'");
+}
+
+void printOutputs(const Signature &signature, const Measurement &measured) {
+  for (auto [index, type] : llvm::enumerate(signature.results))
+    llvm::outs() << llvm::formatv("output #{0} {1} checksum=0x{2:x-16} "
+                                  "sum={3:e6}\n",
+                                  index, type, measured.checksums[index],
+                                  measured.sums[index]);
+}
+
+void writeDump(const Measurement &measured) {
+  if (dumpOutputs.empty())
+    return;
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      openOutputFile(dumpOutputs, &errorMessage);
+  if (!out)
+    fail(errorMessage);
+  out->os() << measured.dump;
+  out->keep();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -183,147 +424,75 @@ int main(int argc, char **argv) {
   }
 
   ckpt::registerCkptPassesAndPipelines();
-  PassManager pm(&context);
-  ckpt::CpuPipelineOptions pipelineOptions;
-  pipelineOptions.rematBudget = rematBudget;
-  pipelineOptions.rematFunctions.push_back(entryName);
-  ckpt::buildCpuPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*module)))
-    fail("ckpt-cpu-pipeline failed on '" + inputFilename + "'");
-
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  ExecutionEngineOptions engineOptions;
-  std::vector<std::string> libraries(sharedLibs.begin(), sharedLibs.end());
-  if (libraries.empty())
-    libraries = {CKPT_MLIR_LIB_DIR "/libmlir_c_runner_utils.so",
-                 CKPT_MLIR_LIB_DIR "/libmlir_runner_utils.so"};
-  std::vector<StringRef> libraryRefs(libraries.begin(), libraries.end());
-  engineOptions.sharedLibPaths = libraryRefs;
-  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
-  engineOptions.transformer = transformer;
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(*module, engineOptions);
-  if (!engine)
-    fail("cannot JIT the module: " + llvm::toString(engine.takeError()));
+  Signature signature{argTypes, resultTypes};
 
-  // Inputs: allocated through the runtime (so they count like a caller's
-  // buffers), filled deterministically from --seed.
-  SplitMix64 rng{seed};
-  std::vector<Descriptor> inputs;
-  for (RankedTensorType type : argTypes) {
-    Descriptor d;
-    int64_t bytes = *ckpt::getStaticBytes(type);
-    d.allocated = d.aligned = _mlir_memref_to_llvm_aligned_alloc(
-        ckpt::kBufferAlignmentBytes, ckpt::getAllocationBytes(bytes));
-    if (!d.allocated)
-      fail("cannot allocate an input");
-    fillDeterministic(d.aligned, type, rng);
-    d.sizes.assign(type.getShape().begin(), type.getShape().end());
-    d.strides.assign(type.getRank(), 1);
-    for (int64_t i = type.getRank() - 2; i >= 0; --i)
-      d.strides[i] = d.strides[i + 1] * type.getDimSize(i + 1);
-    inputs.push_back(std::move(d));
+  if (!compare) {
+    Measurement measured =
+        compileAndRun(*module, signature, rematBudget, rematReport);
+    llvm::outs() << llvm::formatv(
+        "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}\n", entryName,
+        backend, iterations, seed.getValue());
+    llvm::outs() << llvm::formatv(
+        "median_step_time_s={0:e3} min_step_time_s={1:e3}\n",
+        measured.medianSeconds(), measured.minSeconds());
+    llvm::outs() << llvm::formatv("peak_bytes={0}\n", measured.peakBytes);
+    printOutputs(signature, measured);
+    writeDump(measured);
+    return 0;
   }
 
-  // The packed calling convention: one pointer per LLVM-level argument (the
-  // five fields of each memref descriptor, sizes and strides expanded), then
-  // one pointer to the result storage (the descriptors of all results, which
-  // are made of pointer- and i64-sized fields only).
-  size_t resultWords = 0;
-  for (RankedTensorType type : resultTypes)
-    resultWords += 3 + 2 * type.getRank();
-  std::vector<int64_t> resultStorage(std::max<size_t>(resultWords, 1));
-
-  std::vector<double> seconds;
-  int64_t peakBytes = 0;
-  std::vector<uint64_t> checksums(resultTypes.size());
-  std::vector<double> sums(resultTypes.size());
-  std::string dump;
-  for (unsigned iteration = 0; iteration < iterations; ++iteration) {
-    std::vector<void *> packed;
-    for (Descriptor &d : inputs) {
-      packed.push_back(&d.allocated);
-      packed.push_back(&d.aligned);
-      packed.push_back(&d.offset);
-      for (int64_t &size : d.sizes)
-        packed.push_back(&size);
-      for (int64_t &stride : d.strides)
-        packed.push_back(&stride);
-    }
-    packed.push_back(resultStorage.data());
-
-    ckpt_runtime_reset();
-    auto start = std::chrono::steady_clock::now();
-    if (llvm::Error error = (*engine)->invokePacked(entryName, packed))
-      fail("running '@" + entryName +
-           "' failed: " + llvm::toString(std::move(error)));
-    auto stop = std::chrono::steady_clock::now();
-    seconds.push_back(std::chrono::duration<double>(stop - start).count());
-    peakBytes = std::max(peakBytes, ckpt_runtime_peak_bytes());
-
-    // Read the results, checksum them, and free what the call allocated.
-    size_t word = 0;
-    for (auto [index, type] : llvm::enumerate(resultTypes)) {
-      void *allocated = reinterpret_cast<void *>(resultStorage[word]);
-      auto *aligned = reinterpret_cast<uint8_t *>(resultStorage[word + 1]);
-      int64_t offset = resultStorage[word + 2];
-      word += 3 + 2 * type.getRank();
-      int64_t elementBytes = *ckpt::getElementBytes(type.getElementType());
-      const uint8_t *data = aligned + offset * elementBytes;
-      size_t bytes = *ckpt::getStaticBytes(type);
-      uint64_t checksum = fnv1a(data, bytes);
-      if (iteration > 0 && checksum != checksums[index])
-        fail(llvm::formatv("output #{0} differs between runs", index));
-      checksums[index] = checksum;
-      double sum = 0;
-      for (int64_t i = 0; i < type.getNumElements(); ++i) {
-        if (type.getElementType().isF32())
-          sum += reinterpret_cast<const float *>(data)[i];
-        else if (type.getElementType().isF64())
-          sum += reinterpret_cast<const double *>(data)[i];
-      }
-      sums[index] = sum;
-      if (iteration + 1 == iterations && !dumpOutputs.empty())
-        dump.append(reinterpret_cast<const char *>(data), bytes);
-      bool isInput = llvm::any_of(inputs, [&](const Descriptor &d) {
-        return d.allocated == allocated;
-      });
-      bool seenBefore = false;
-      for (size_t w = 0, i = 0; i < index; ++i) {
-        seenBefore |= reinterpret_cast<void *>(resultStorage[w]) == allocated;
-        w += 3 + 2 * resultTypes[i].getRank();
-      }
-      if (!isInput && !seenBefore)
-        _mlir_memref_to_llvm_free(allocated);
-    }
+  if (rematBudget.empty())
+    fail("--compare needs --remat-budget");
+  std::string reportPath = rematReport;
+  llvm::SmallString<128> temporary;
+  if (reportPath.empty()) {
+    if (llvm::sys::fs::createTemporaryFile("ckpt-run-remat", "json",
+                                           temporary))
+      fail("cannot create a temporary file for the remat report");
+    reportPath = temporary.str().str();
   }
+  OwningOpRef<ModuleOp> rematModule = module->clone();
+  Measurement baseline = compileAndRun(*module, signature, "", "");
+  Measurement remat =
+      compileAndRun(*rematModule, signature, rematBudget, reportPath);
+  RematFigures figures = readRematReport(reportPath);
+  if (!temporary.empty())
+    llvm::sys::fs::remove(temporary);
 
-  std::vector<double> sorted = seconds;
-  std::sort(sorted.begin(), sorted.end());
+  bool identical = baseline.checksums == remat.checksums;
+  bool withinBudget = remat.peakBytes <= figures.budgetBytes;
+  double estimateError =
+      remat.peakBytes ? static_cast<double>(figures.estimatedPeakBytes -
+                                            remat.peakBytes) /
+                            remat.peakBytes
+                      : 0.0;
   llvm::outs() << llvm::formatv(
-      "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}\n", entryName, backend,
-      iterations, seed.getValue());
+      "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}, no remat vs "
+      "remat to {4} (solver {5})\n",
+      entryName, backend, iterations, seed.getValue(), rematBudget,
+      figures.solver);
   llvm::outs() << llvm::formatv(
-      "median_step_time_s={0:e3} min_step_time_s={1:e3}\n",
-      sorted[sorted.size() / 2], sorted.front());
-  llvm::outs() << llvm::formatv("peak_bytes={0}\n", peakBytes);
-  for (auto [index, type] : llvm::enumerate(resultTypes))
-    llvm::outs() << llvm::formatv("output #{0} {1} checksum=0x{2:x-16} "
-                                  "sum={3:e6}\n",
-                                  index, type, checksums[index], sums[index]);
-  if (ckpt_runtime_unknown_free_count())
-    fail("the program freed memory the runtime did not allocate");
-
-  if (!dumpOutputs.empty()) {
-    std::unique_ptr<llvm::ToolOutputFile> out =
-        openOutputFile(dumpOutputs, &errorMessage);
-    if (!out)
-      fail(errorMessage);
-    out->os() << dump;
-    out->keep();
-  }
-  for (Descriptor &d : inputs)
-    _mlir_memref_to_llvm_free(d.allocated);
+      "baseline: median_step_time_s={0:e3} peak_bytes={1}\n",
+      baseline.medianSeconds(), baseline.peakBytes);
+  llvm::outs() << llvm::formatv(
+      "remat: median_step_time_s={0:e3} peak_bytes={1} budget_bytes={2} "
+      "estimated_peak_bytes={3} recompute_count={4} extra_flops={5}\n",
+      remat.medianSeconds(), remat.peakBytes, figures.budgetBytes,
+      figures.estimatedPeakBytes, figures.recomputeCount, figures.extraFlops);
+  llvm::outs() << llvm::formatv(
+      "peak_ratio={0:f4} step_time_ratio={1:f3} estimate_error={2:P} "
+      "outputs_identical={3} within_budget={4}\n",
+      static_cast<double>(remat.peakBytes) / std::max<int64_t>(1, baseline.peakBytes),
+      remat.medianSeconds() / baseline.medianSeconds(), estimateError,
+      identical ? "yes" : "no", withinBudget ? "yes" : "no");
+  printOutputs(signature, remat);
+  writeDump(remat);
+  if (!identical)
+    fail("the outputs with remat differ from those without");
+  if (!withinBudget)
+    fail(llvm::formatv("the measured peak {0} B exceeds the budget {1} B",
+                       remat.peakBytes, figures.budgetBytes));
   return 0;
 }

@@ -49,6 +49,19 @@ struct RematPipelineOptions : public PassPipelineOptions<RematPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target", llvm::cl::desc("Device target for time estimates"),
       llvm::cl::init("h100-sxm")};
+  PassOptions::Option<std::string> solver{
+      *this, "solver",
+      llvm::cl::desc("Solver: auto, greedy, chain-dp, ilp, uniform:K, none "
+                     "or greedy-peak"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("Named policies: save-matmuls, recompute-elementwise, "
+                     "save-names:NAME[,NAME...], combined with '+'"),
+      llvm::cl::init("")};
+  PassOptions::Option<double> timeLimit{
+      *this, "time-limit",
+      llvm::cl::desc("Seconds the ILP solver may take"), llvm::cl::init(10.0)};
 };
 
 /// Builds the default remat pipeline: the tensor preparation, then
@@ -80,6 +93,18 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::ListOption<std::string> rematFunctions{
       *this, "remat-functions",
       llvm::cl::desc("Functions ckpt-remat works on (default: all)")};
+  PassOptions::Option<std::string> rematSolver{
+      *this, "remat-solver", llvm::cl::desc("ckpt-remat's solver option"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<std::string> rematPolicy{
+      *this, "remat-policy", llvm::cl::desc("ckpt-remat's policy option"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> rematReport{
+      *this, "remat-report", llvm::cl::desc("ckpt-remat's report option"),
+      llvm::cl::init("")};
+  PassOptions::Option<double> rematTimeLimit{
+      *this, "remat-time-limit",
+      llvm::cl::desc("ckpt-remat's time-limit option"), llvm::cl::init(10.0)};
   PassOptions::Option<bool> verifyLowering{
       *this, "verify-lowering",
       llvm::cl::desc("Fail with an error naming every op that is not in the "

@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace ckpt {
 namespace planner {
@@ -21,6 +22,11 @@ namespace planner {
 /// (default false). Optional graph field: `constant_bytes`. Node order in the
 /// file is the original order. Errors name the offending node or link.
 llvm::Expected<RematProblem> parseGraphJSON(llvm::StringRef text);
+
+/// Writes \p problem in the format parseGraphJSON reads (every field, nodes
+/// in original order, ids from RematNode::externalId), so that problems
+/// built from IR can be replayed with ckpt-plan.
+void writeGraphJSON(const RematProblem &problem, llvm::raw_ostream &os);
 
 } // namespace planner
 } // namespace ckpt

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ckpt {
 namespace planner {
@@ -155,6 +156,28 @@ llvm::Expected<PlanResult> planRemat(const RematProblem &problem,
 /// Smallest peak the greedy solver reaches, found by bisection on the budget;
 /// an upper bound on the smallest feasible peak.
 uint64_t smallestFeasiblePeakFound(const RematProblem &problem);
+
+/// One point of a problem's memory/recompute trade-off.
+struct TradeoffPoint {
+  /// The budget asked for, as a fraction of the baseline peak.
+  double budgetFraction = 1;
+  /// Peak and cost of the schedule found.
+  uint64_t peakBytes = 0;
+  uint64_t costUnits = 0;
+};
+
+/// The trade-off curve as the greedy solver sees it: one point per budget
+/// fraction 1, 0.95, ..., 0.05 of the baseline peak that it can meet, and
+/// one at the smallest feasible peak it finds; peaks descending, repeated
+/// peaks dropped.
+std::vector<TradeoffPoint> sweepTradeoff(const RematProblem &problem);
+
+/// The knee of a trade-off curve (Kneedle-style): with memory saved and
+/// extra cost each scaled to [0, 1] over the curve, the point where saved
+/// memory minus extra cost is largest, i.e. where the curve bends from
+/// cheap savings to expensive ones. Ties go to the larger peak. The first
+/// point when the curve is flat. \p curve must not be empty.
+TradeoffPoint findKnee(llvm::ArrayRef<TradeoffPoint> curve);
 
 } // namespace planner
 } // namespace ckpt

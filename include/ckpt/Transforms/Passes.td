@@ -436,22 +436,45 @@ def RematPass : Pass<"ckpt-remat", "mlir::ModuleOp"> {
     `ckpt.recompute` regions. Run it on the IR as it will be bufferized
     (after `ckpt-tensor-prep`).
 
-    The solver (`greedy-peak`, in the spirit of XLA's rematerialization)
-    repeatedly looks at the program point where memory peaks, takes the
-    buffers kept alive across it, and for the most profitable one (bytes
-    freed at the peak per FLOP of recomputation) clones the ops that computed
-    it into a `ckpt.recompute` region right before its first use after the
-    peak, rewiring those uses, so that the original dies early. Each step is
-    kept only if it lowers the re-analyzed peak, or keeps it and lowers the
-    number of program points at the peak (so that plateaus of equal peaks
-    are worked down one point at a time): of up to 12 candidates per step,
-    in score order, the first that lowers the peak is kept, else the first
-    that narrows the plateau. The analysis is run
-    again on the rewritten IR, so the reported peak is the forecast of what
-    will be allocated. Only ops free of memory effects are cloned (no side effects
-    are repeated; `ckpt.random_uniform` is pure and recomputes bit-exactly).
+    Planner solvers (`auto`, the default, `greedy`, `chain-dp`, `ilp`,
+    `uniform:K`, `none`) plan on the function's buffer graph: a node per
+    group of top-level ops that bufferization ties together (an allocation,
+    the ops writing into it in place, views of it; cycles through in-place
+    updates such as `x - mean(x)` merged), its bytes the allocations, its
+    cost the estimated time on `target`, arguments as constant bytes. Its
+    baseline peak is the memory analysis' peak when allocations sit at the
+    ops that fill them (`graph=FILE` writes it for `ckpt-plan`). The
+    schedule becomes recompute regions: every later computation of a node
+    clones the node's ops that its readers need, placed before the first op
+    of the first reader's node, and every reader reads the computation the
+    schedule made last before it (so chains of recomputations from an
+    earlier checkpoint come out as chains of regions). The rewritten
+    function is analyzed again; if the forecast exceeds the budget, the plan
+    is redone aiming lower (up to three plans), and what is left is handed to
+    greedy-peak. `uniform:K` and `none` are taken as they are (an unmet
+    budget is an error). `auto` runs chain-dp on training chains, the ILP
+    (CBC, `time-limit` seconds) on graphs up to 300 nodes, greedy always,
+    and keeps the cheapest plan.
 
-    First, every user `ckpt.checkpoint` is expanded with the semantics of
+    The `greedy-peak` solver (in the spirit of XLA's rematerialization) works
+    on the IR: it repeatedly looks at the program point where memory peaks,
+    takes the buffers kept alive across it, and for the most profitable one
+    (bytes freed at the peak per FLOP of recomputation) clones the ops that
+    computed it into a `ckpt.recompute` region right before its first use
+    after the peak, rewiring those uses, so that the original dies early.
+    Each step is kept only if it lowers the re-analyzed peak, or keeps it and
+    lowers the number of program points at the peak (so that plateaus of
+    equal peaks are worked down one point at a time): of up to 12 candidates
+    per step, in score order, the first that lowers the peak is kept, else
+    the first that narrows the plateau.
+
+    Either way the analysis is run again on the rewritten IR, so the
+    reported peak is the forecast of what will be allocated. Only ops free
+    of memory effects whose regions are at most a linalg payload are cloned
+    (no side effects are repeated; `ckpt.random_uniform` is pure and
+    recomputes bit-exactly).
+
+    Before any solver runs, every user `ckpt.checkpoint` is expanded with the semantics of
     `torch.utils.checkpoint` (also without a budget): only its inputs are
     kept; its body is inlined for the forward uses, and the backward uses of
     its results (ops marked backward or depending on a `ckpt.tangent`
@@ -459,9 +482,28 @@ def RematPass : Pass<"ckpt-remat", "mlir::ModuleOp"> {
     `ckpt.recompute` clone of the whole body right before the first of them.
 
     The budget uses the planner's grammar: a fraction of the baseline peak
-    (`0.7`, `70%`) or bytes (`123456`, `512MiB`, `2GB`). A budget below the
-    smallest peak found is an error at the function that states that
-    minimum; a malformed budget is an error listing the accepted forms.
+    (`0.7`, `70%`) or bytes (`123456`, `512MiB`, `2GB`); or `min`, the
+    smallest peak the solvers find (planned at the smallest peak greedy's
+    bisection finds, then lowered by greedy-peak while it can); or `auto`,
+    the knee of the memory/recompute trade-off: greedy plans at 1, 0.95, ...,
+    0.05 of the baseline and at its smallest peak, and the knee is the point
+    where memory saved minus extra cost (each scaled to [0, 1] over the
+    curve) is largest. A budget below the smallest peak found is an error
+    at the function that states that minimum; a malformed budget is an
+    error listing the accepted forms.
+
+    `policy` sets `ckpt.policy` by rule on ops without one:
+    `save-matmuls` (contractions and convolutions must_save, as JAX's
+    `dots_saveable`), `recompute-elementwise` (prefer_recompute),
+    `save-names:a,b` (ops with those `ckpt.name`s must_save), combined with
+    `+`; the rules are taken off again at the end.
+
+    The report (`report`, JSON or `report-format=table`) gives per function
+    the solver, budget and how it was set, the peaks before and after,
+    every recomputation (value, where it is computed, where recomputed,
+    bytes, FLOPs), the saved residuals (value, type, bytes and why kept),
+    extra FLOPs and estimated time on `target`, the planner model's view and
+    the solve time.
 
     `ckpt.policy` on the op computing a value steers the solver: `must_save`
     values are never recomputed, `must_recompute`/`prefer_recompute` ones
@@ -473,16 +515,32 @@ def RematPass : Pass<"ckpt-remat", "mlir::ModuleOp"> {
 
     ```
     ckpt-opt step.mlir --ckpt-tensor-prep \
-      --ckpt-remat="budget=60% report=remat.json" --ckpt-cpu-pipeline
+      --ckpt-remat="budget=60% solver=auto report=remat.json" \
+      --ckpt-cpu-pipeline
     ```
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"\"",
            "Memory budget: a fraction of the baseline peak or bytes">,
+    Option<"solver", "solver", "std::string", /*default=*/"\"auto\"",
+           "Solver: auto, greedy, chain-dp, ilp, uniform:K, none (planner "
+           "solvers on the buffer graph) or greedy-peak (on the IR)">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"\"",
+           "Named policies: save-matmuls, recompute-elementwise, "
+           "save-names:NAME[,NAME...], combined with '+'">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"10.0",
+           "Seconds the ILP solver may take (solver=ilp or auto)">,
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
-           "File to write the JSON remat report to ('-' for standard output)">,
+           "File to write the remat report to ('-' for standard output)">,
+    Option<"reportFormat", "report-format", "std::string",
+           /*default=*/"\"json\"",
+           "Report format: json (extends ckpt-report's schema) or table">,
     Option<"target", "target", "std::string", /*default=*/"\"h100-sxm\"",
-           "Device target for the time estimates of the report">,
+           "Device target for the costs and time estimates">,
+    Option<"graphFile", "graph", "std::string", /*default=*/"\"\"",
+           "File to write the planner problem of each function to, as "
+           "ckpt-plan's graph JSON (the function name is appended when "
+           "there are several)">,
     ListOption<"functionNames", "functions", "std::string",
                "Functions to rematerialize (default: every function with a "
                "body)">,

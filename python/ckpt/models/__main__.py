@@ -35,6 +35,8 @@ def main(argv=None):
     p.add_argument("--layers", type=int, default=8)
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--hidden", type=int, default=64)
+    p.add_argument("--dropout", type=float, default=0.0,
+                   help="dropout rate after each hidden layer (0: none)")
     p = sub.add_parser("transformer", parents=[common])
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--seq", type=int, default=16)
@@ -59,7 +61,7 @@ def main(argv=None):
     if args.tiny:
         sizes = TINY[args.model]
     for key, value in sizes.items():
-        if value <= 0:
+        if key != "dropout" and value <= 0:
             parser.error(f"--{key} must be positive")
     generator = MODELS[args.model]
     try:

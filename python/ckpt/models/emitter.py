@@ -118,6 +118,32 @@ class Emitter:
         self.emit(f"{name} = {op} {a} : {self.ty(shape)}")
         return name
 
+    def dropout(self, a, shape, rate, seed, offset):
+        """Inverted dropout: `a * (u >= rate) / (1 - rate)` with `u` from
+        `ckpt.random_uniform` at a constant seed and counter offset, so the
+        mask is reproducible and the remat pass may recompute it."""
+        seed_ssa, offset_ssa = self.fresh("seed"), self.fresh("offset")
+        self.emit(f"{seed_ssa} = arith.constant {seed} : i64")
+        self.emit(f"{offset_ssa} = arith.constant {offset} : i64")
+        uniform = self.fresh("u")
+        self.emit(f"{uniform} = ckpt.random_uniform {seed_ssa}, {offset_ssa} "
+                  f": {self.ty(shape)}")
+        rate_ssa = self.scalar(rate)
+        scale = self.scalar(1.0 / (1.0 - rate))
+        zero = self.scalar(0.0)
+        rank = len(shape)
+
+        def body(args, acc):
+            keep, scaled, out = self.fresh("k"), self.fresh("s"), self.fresh("o")
+            return ([f"{keep} = arith.cmpf oge, {args[1]}, {rate_ssa} : {self.dtype}",
+                     f"{scaled} = arith.mulf {args[0]}, {scale} : {self.dtype}",
+                     f"{out} = arith.select {keep}, {scaled}, {zero} : {self.dtype}"],
+                    out)
+
+        dims = list(range(rank))
+        return self.generic([(a, shape, dims), (uniform, shape, dims)], shape,
+                            dims, ["parallel"] * rank, body, name="drop")
+
     def sum_squares_mean(self, a, shape):
         """mean(a^2) over every element, as a 0-d tensor."""
         rank = len(shape)
