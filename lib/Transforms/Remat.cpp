@@ -92,6 +92,8 @@ struct FunctionOutcome {
   int64_t budgetBytes = 0;
   int64_t baselinePeakBytes = 0;
   int64_t peakBytes = 0;
+  /// FLOPs of the function before remat (the denominator of the overhead).
+  int64_t baselineFlops = 0;
   SmallVector<RematStep> steps;
   std::vector<SavedResidual> saved;
   double solveSeconds = 0;
@@ -712,6 +714,8 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
     return failure();
   outcome.baselinePeakBytes = timeline->getPeakBytes();
   outcome.peakBytes = outcome.baselinePeakBytes;
+  for (Operation *op : timeline->getProgramPoints())
+    outcome.baselineFlops += estimateOpCost(op, deviceTarget).flops;
   switch (budgetSpec.kind) {
   case BudgetSpec::Given:
     outcome.budgetBytes =
@@ -884,6 +888,7 @@ void RematPass::writeReport(ArrayRef<FunctionOutcome> outcomes,
           json.attribute("peak_bytes", outcome.peakBytes);
           json.attribute("recompute_count",
                          static_cast<int64_t>(outcome.steps.size()));
+          json.attribute("baseline_flops", outcome.baselineFlops);
           json.attribute("extra_flops", extraFlops);
           json.attribute("extra_time_s", extraSeconds);
           json.attribute("solve_time_s", outcome.solveSeconds);

@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 using namespace mlir;
@@ -59,7 +60,8 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the input values"),
 static cl::opt<std::string>
     rematBudget("remat-budget",
                 cl::desc("Rematerialize to this budget before lowering "
-                         "(0.7, 70%, 512MiB, ...)"),
+                         "(0.7, 70%, 512MiB, min, auto, ...; with "
+                         "--compare, several separated by commas)"),
                 cl::init(""));
 static cl::opt<std::string>
     rematSolver("remat-solver",
@@ -177,9 +179,12 @@ struct Signature {
 
 /// Compiles `module` with ckpt-cpu-pipeline (remat to `budget` unless empty,
 /// its report to `report`), JIT-runs the entry --iterations times on inputs
-/// from --seed and measures it.
-Measurement compileAndRun(ModuleOp module, const Signature &signature,
-                          StringRef budget, StringRef report) {
+/// from --seed and measures it. std::nullopt when the pipeline fails (its
+/// diagnostics are printed) and `mayFail`; otherwise that is fatal.
+std::optional<Measurement> compileAndRun(ModuleOp module,
+                                         const Signature &signature,
+                                         StringRef budget, StringRef report,
+                                         bool mayFail = false) {
   PassManager pm(module.getContext());
   ckpt::CpuPipelineOptions pipelineOptions;
   pipelineOptions.rematBudget = budget.str();
@@ -189,8 +194,11 @@ Measurement compileAndRun(ModuleOp module, const Signature &signature,
   pipelineOptions.rematReport = report.str();
   pipelineOptions.rematTimeLimit = rematTimeLimit;
   ckpt::buildCpuPipeline(pm, pipelineOptions);
-  if (failed(pm.run(module)))
+  if (failed(pm.run(module))) {
+    if (mayFail)
+      return std::nullopt;
     fail("ckpt-cpu-pipeline failed on '" + inputFilename + "'");
+  }
 
   ExecutionEngineOptions engineOptions;
   std::vector<std::string> libraries(sharedLibs.begin(), sharedLibs.end());
@@ -312,6 +320,7 @@ struct RematFigures {
   int64_t estimatedPeakBytes = 0;
   int64_t recomputeCount = 0;
   int64_t extraFlops = 0;
+  int64_t baselineFlops = 0;
   std::string solver;
 };
 
@@ -337,6 +346,8 @@ RematFigures readRematReport(StringRef path) {
         figures.recomputeCount =
             function->getInteger("recompute_count").value_or(0);
         figures.extraFlops = function->getInteger("extra_flops").value_or(0);
+        figures.baselineFlops =
+            function->getInteger("baseline_flops").value_or(0);
         figures.solver = function->getString("solver").value_or("").str();
         return figures;
       }
@@ -428,9 +439,14 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTargetAsmPrinter();
   Signature signature{argTypes, resultTypes};
 
+  SmallVector<StringRef> budgets;
+  StringRef(rematBudget).split(budgets, ',', /*MaxSplit=*/-1,
+                               /*KeepEmpty=*/false);
   if (!compare) {
+    if (budgets.size() > 1)
+      fail("several budgets need --compare");
     Measurement measured =
-        compileAndRun(*module, signature, rematBudget, rematReport);
+        *compileAndRun(*module, signature, rematBudget, rematReport);
     llvm::outs() << llvm::formatv(
         "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}\n", entryName,
         backend, iterations, seed.getValue());
@@ -443,8 +459,10 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (rematBudget.empty())
+  if (budgets.empty())
     fail("--compare needs --remat-budget");
+  if (budgets.size() > 1 && !rematReport.empty())
+    fail("--remat-report takes one budget");
   std::string reportPath = rematReport;
   llvm::SmallString<128> temporary;
   if (reportPath.empty()) {
@@ -453,46 +471,71 @@ int main(int argc, char **argv) {
       fail("cannot create a temporary file for the remat report");
     reportPath = temporary.str().str();
   }
-  OwningOpRef<ModuleOp> rematModule = module->clone();
-  Measurement baseline = compileAndRun(*module, signature, "", "");
-  Measurement remat =
-      compileAndRun(*rematModule, signature, rematBudget, reportPath);
-  RematFigures figures = readRematReport(reportPath);
-  if (!temporary.empty())
-    llvm::sys::fs::remove(temporary);
-
-  bool identical = baseline.checksums == remat.checksums;
-  bool withinBudget = remat.peakBytes <= figures.budgetBytes;
-  double estimateError =
-      remat.peakBytes ? static_cast<double>(figures.estimatedPeakBytes -
-                                            remat.peakBytes) /
-                            remat.peakBytes
-                      : 0.0;
+  OwningOpRef<ModuleOp> pristine = module->clone();
+  Measurement baseline = *compileAndRun(*module, signature, "", "");
   llvm::outs() << llvm::formatv(
       "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}, no remat vs "
       "remat to {4} (solver {5})\n",
       entryName, backend, iterations, seed.getValue(), rematBudget,
-      figures.solver);
+      rematSolver);
   llvm::outs() << llvm::formatv(
       "baseline: median_step_time_s={0:e3} peak_bytes={1}\n",
       baseline.medianSeconds(), baseline.peakBytes);
-  llvm::outs() << llvm::formatv(
-      "remat: median_step_time_s={0:e3} peak_bytes={1} budget_bytes={2} "
-      "estimated_peak_bytes={3} recompute_count={4} extra_flops={5}\n",
-      remat.medianSeconds(), remat.peakBytes, figures.budgetBytes,
-      figures.estimatedPeakBytes, figures.recomputeCount, figures.extraFlops);
-  llvm::outs() << llvm::formatv(
-      "peak_ratio={0:f4} step_time_ratio={1:f3} estimate_error={2:P} "
-      "outputs_identical={3} within_budget={4}\n",
-      static_cast<double>(remat.peakBytes) / std::max<int64_t>(1, baseline.peakBytes),
-      remat.medianSeconds() / baseline.medianSeconds(), estimateError,
-      identical ? "yes" : "no", withinBudget ? "yes" : "no");
-  printOutputs(signature, remat);
-  writeDump(remat);
-  if (!identical)
-    fail("the outputs with remat differ from those without");
-  if (!withinBudget)
-    fail(llvm::formatv("the measured peak {0} B exceeds the budget {1} B",
-                       remat.peakBytes, figures.budgetBytes));
-  return 0;
+
+  // Each budget: a fresh copy of the input, compiled with remat and run.
+  unsigned failures = 0;
+  for (StringRef budget : budgets) {
+    OwningOpRef<ModuleOp> rematModule = pristine->clone();
+    std::optional<Measurement> remat =
+        compileAndRun(*rematModule, signature, budget, reportPath,
+                      /*mayFail=*/true);
+    if (!remat) {
+      llvm::outs() << llvm::formatv("remat: budget={0} failed\n", budget);
+      ++failures;
+      continue;
+    }
+    RematFigures figures = readRematReport(reportPath);
+    bool identical = baseline.checksums == remat->checksums;
+    bool withinBudget = remat->peakBytes <= figures.budgetBytes;
+    double estimateError =
+        remat->peakBytes ? static_cast<double>(figures.estimatedPeakBytes -
+                                               remat->peakBytes) /
+                               remat->peakBytes
+                         : 0.0;
+    llvm::outs() << llvm::formatv(
+        "remat: budget={0} solver={1} median_step_time_s={2:e3} "
+        "peak_bytes={3} budget_bytes={4} estimated_peak_bytes={5} "
+        "recompute_count={6} extra_flops={7}\n",
+        budget, figures.solver, remat->medianSeconds(), remat->peakBytes,
+        figures.budgetBytes, figures.estimatedPeakBytes,
+        figures.recomputeCount, figures.extraFlops);
+    llvm::outs() << llvm::formatv(
+        "peak_ratio={0:f4} step_time_ratio={1:f3} flop_overhead={2:P} "
+        "estimate_error={3:P} outputs_identical={4} within_budget={5}\n",
+        static_cast<double>(remat->peakBytes) /
+            std::max<int64_t>(1, baseline.peakBytes),
+        remat->medianSeconds() / baseline.medianSeconds(),
+        static_cast<double>(figures.extraFlops) /
+            std::max<int64_t>(1, figures.baselineFlops),
+        estimateError, identical ? "yes" : "no", withinBudget ? "yes" : "no");
+    if (budgets.size() == 1) {
+      printOutputs(signature, *remat);
+      writeDump(*remat);
+    }
+    if (!identical) {
+      llvm::errs() << "ckpt-run: error: at budget " << budget
+                   << ", the outputs with remat differ from those without\n";
+      ++failures;
+    }
+    if (!withinBudget) {
+      llvm::errs() << llvm::formatv(
+          "ckpt-run: error: at budget {0}, the measured peak {1} B exceeds "
+          "the budget {2} B\n",
+          budget, remat->peakBytes, figures.budgetBytes);
+      ++failures;
+    }
+  }
+  if (!temporary.empty())
+    llvm::sys::fs::remove(temporary);
+  return failures ? 1 : 0;
 }
