@@ -31,22 +31,25 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 PYTHONPATH="$root/python" python3 -m ckpt.models mlp --layers 8 --batch 256 --hidden 64 |
   "$build/bin/ckpt-opt" --ckpt-autodiff -o "$work/step.mlir"
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-run() { "$build/bin/ckpt-run" "$work/step.mlir" --entry=loss_grad --iterations=5 "$@"; }
-run > "$work/none"
-base_peak=$(sed -n 's/^peak_bytes=//p' "$work/none")
-base_time=$(sed -n 's/^median_step_time_s=\([^ ]*\).*/\1/p' "$work/none")
-printf '%-8s %12s %10s %14s %10s %s\n' budget peak_bytes peak/base median_time_s time/base outputs
-printf '%-8s %12s %10s %14s %10s %s\n' none "$base_peak" 1.000 "$base_time" 1.000 reference
-for budget in 0.9 0.8 0.7 0.6; do
-  if run --remat-budget="$budget" > "$work/$budget" 2> "$work/$budget.err"; then
-    peak=$(sed -n 's/^peak_bytes=//p' "$work/$budget")
-    time=$(sed -n 's/^median_step_time_s=\([^ ]*\).*/\1/p' "$work/$budget")
-    same=$(diff <(grep checksum "$work/none") <(grep checksum "$work/$budget") >/dev/null &&
-           echo bit-identical || echo DIFFERENT)
-    printf '%-8s %12s %10s %14s %10s %s\n' "$budget" "$peak" \
-      "$(ratio "$peak" "$base_peak")" "$time" "$(ratio "$time" "$base_time")" "$same"
-  else
-    printf '%-8s %s\n' "$budget" "$(sed 's/^.*error: //' "$work/$budget.err" | head -1)"
-  fi
-done
+# One process: the step without remat, then with remat at each budget (the
+# default solver, auto), each run on the same inputs; ckpt-run fails if an
+# output is not bit-identical or a measured peak exceeds its budget.
+"$build/bin/ckpt-run" "$work/step.mlir" --entry=loss_grad --iterations=5 \
+    --compare --remat-budget=0.9,0.8,0.7,0.6,min > "$work/compare" 2> "$work/err" ||
+  { cat "$work/compare" "$work/err"; exit 1; }
+awk '
+  /^baseline:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); base[kv[1]] = kv[2] } }
+  /^remat:/    { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] } }
+  /^peak_ratio=/ {
+    for (i = 1; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
+    rows[++n] = sprintf("%-8s %-12s %11s %10s %9s %12s %10s %s", r["budget"], r["solver"],
+      r["peak_bytes"], r["peak_ratio"], r["recompute_count"], r["flop_overhead"],
+      r["step_time_ratio"], r["outputs_identical"] == "yes" ? "bit-identical" : "DIFFERENT")
+  }
+  END {
+    printf "%-8s %-12s %11s %10s %9s %12s %10s %s\n", "budget", "solver", "peak_bytes",
+      "peak/base", "recomputed", "FLOP_overhead", "time/base", "outputs"
+    printf "%-8s %-12s %11s %10s %9s %12s %10s %s\n", "none", "-", base["peak_bytes"],
+      "1.000", 0, "0.00%", "1.000", "reference"
+    for (i = 1; i <= n; i++) print rows[i]
+  }' "$work/compare"

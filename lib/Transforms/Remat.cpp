@@ -410,7 +410,7 @@ private:
   LogicalResult planFunction(ModuleOp module, func::FuncOp &func,
                              const ActivationTimeline &timeline,
                              const planner::SolverSpec &spec,
-                             const DeviceTarget &deviceTarget,
+                             const DeviceTarget &deviceTarget, bool minimize,
                              FunctionOutcome &outcome);
   LogicalResult lowerPeakGreedily(ModuleOp module, func::FuncOp &func,
                                   const DeviceTarget &deviceTarget,
@@ -450,6 +450,7 @@ LogicalResult RematPass::planFunction(ModuleOp module, func::FuncOp &func,
                                       const ActivationTimeline &timeline,
                                       const planner::SolverSpec &spec,
                                       const DeviceTarget &deviceTarget,
+                                      bool minimize,
                                       FunctionOutcome &outcome) {
   FailureOr<RematGraph> graph = buildRematGraph(timeline, deviceTarget);
   if (failed(graph))
@@ -480,7 +481,13 @@ LogicalResult RematPass::planFunction(ModuleOp module, func::FuncOp &func,
   // uniform:k does not look at the budget; the pass checks it.
   if (spec.kind == planner::SolverKind::Uniform)
     aim = std::numeric_limits<int64_t>::max() / 2;
-  for (unsigned attempt = 0; attempt < 3; ++attempt) {
+  // To minimize, the ILP (alone or in auto) is asked for 3% less than its
+  // last plan while that lowers the forecast: greedy's smallest peak, where
+  // the first plan aims, is only an upper bound on what the ILP reaches.
+  bool descend = minimize && (spec.kind == planner::SolverKind::ILP ||
+                              spec.kind == planner::SolverKind::Auto);
+  unsigned attempts = descend ? 6 : 3;
+  for (unsigned attempt = 0; attempt < attempts; ++attempt) {
     aim = std::max<int64_t>(aim, 1);
     llvm::Expected<planner::PlanResult> plan =
         planner::planRemat(problem, aim, spec, options);
@@ -545,7 +552,8 @@ LogicalResult RematPass::planFunction(ModuleOp module, func::FuncOp &func,
     int64_t peak = succeeded(planned) ? planned->getPeakBytes() : INT64_MAX;
     LDBG() << "plan aiming at " << aim << " B: model peak " << plan->peakBytes
            << " B, forecast " << peak << " B";
-    if (peak < bestPeak) {
+    bool improved = peak < bestPeak;
+    if (improved) {
       if (best)
         best.erase();
       best = candidate;
@@ -557,6 +565,13 @@ LogicalResult RematPass::planFunction(ModuleOp module, func::FuncOp &func,
       outcome.solver = plan->solverName;
     } else {
       candidate.erase();
+    }
+    if (descend) {
+      if (!improved)
+        break;
+      aim = static_cast<int64_t>(plan->peakBytes) -
+            std::max<int64_t>(1, plan->peakBytes / 32);
+      continue;
     }
     if (bestPeak <= outcome.budgetBytes)
       break;
@@ -755,7 +770,7 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
                 (spec && spec->kind == planner::SolverKind::Uniform);
   if (needed && spec && spec->kind != planner::SolverKind::None &&
       failed(planFunction(module, func, *timeline, *spec, deviceTarget,
-                          outcome)))
+                          minimize, outcome)))
     return failure();
   // none and uniform:k are taken as they are; the other plans are finished
   // by greedy-peak where the forecast exceeds the budget.
