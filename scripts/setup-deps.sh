@@ -28,3 +28,9 @@ if ((${#missing[@]})); then
 else
   echo "setup-deps: all packages present"
 fi
+
+# Python packages for the tests (numpy: the ahead-of-time ctypes helper).
+if ! python3 -c "import numpy" 2>/dev/null; then
+  echo "setup-deps: installing numpy with pip"
+  python3 -m pip install -q --disable-pip-version-check numpy
+fi

@@ -38,6 +38,7 @@ tools = [
     "ckpt-opt",
     "ckpt-run",
     "ckpt-plan",
+    "ckpt-compile",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
     ToolSubst("llvm-nm", unresolved="fatal"),

@@ -1,0 +1,306 @@
+//===- ckpt-compile.cpp - ahead-of-time builds of training steps ----------===//
+//
+// Compiles one entry function of a module (optionally rematerialized) with
+// ckpt-cpu-pipeline into a host object, and links it with the project
+// runtime into an executable that runs it like ckpt-run, or a shared library
+// with a plain C ABI and a generated header. What it produces depends on no
+// LLVM or MLIR library at run time: libc, libm and libstdc++ only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CGlue.h"
+
+#include "ckpt/InitCkpt.h"
+#include "ckpt/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required);
+static cl::opt<std::string> entryName("entry", cl::desc("Function to compile"),
+                                      cl::Required);
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("file"),
+                                           cl::Required);
+static cl::opt<std::string>
+    backend("backend", cl::desc("Target: cpu (cuda: not yet)"),
+            cl::init("cpu"));
+static cl::opt<std::string>
+    emit("emit",
+         cl::desc("What to produce: exe (a driver that runs the entry like "
+                  "ckpt-run), lib (a shared library with a C ABI and a "
+                  "header), obj (the host object only)"),
+         cl::init("exe"));
+static cl::opt<std::string>
+    headerFilename("header",
+                   cl::desc("Where to write the C header (default: "
+                            "ckpt_<entry>.h next to the output)"),
+                   cl::init(""));
+static cl::opt<std::string>
+    rematBudget("remat-budget",
+                cl::desc("Rematerialize to this budget first (0.7, 70%, "
+                         "512MiB, min, auto)"),
+                cl::init(""));
+static cl::opt<std::string> rematSolver("remat-solver",
+                                        cl::desc("ckpt-remat solver"),
+                                        cl::init("auto"));
+static cl::opt<std::string> rematPolicy("remat-policy",
+                                        cl::desc("ckpt-remat named policies"),
+                                        cl::init(""));
+static cl::opt<std::string>
+    rematReport("remat-report", cl::desc("Write ckpt-remat's report here"),
+                cl::init(""));
+static cl::opt<std::string>
+    compiler("cc",
+             cl::desc("C compiler and linker driver for the glue and the "
+                      "link (default: the LLVM 22 clang)"),
+             cl::init(CKPT_DEFAULT_CC));
+static cl::opt<bool> keepTemporaries("keep-temps",
+                                     cl::desc("Keep the generated C and the "
+                                              "object (prints their paths)"),
+                                     cl::init(false));
+
+namespace {
+
+/// The temporary directory, removed on exit unless --keep-temps.
+std::string temporaryDirectory;
+
+[[noreturn]] void fail(const llvm::Twine &message) {
+  llvm::errs() << "ckpt-compile: error: " << message << "\n";
+  if (!temporaryDirectory.empty() && !keepTemporaries)
+    llvm::sys::fs::remove_directories(temporaryDirectory);
+  std::exit(1);
+}
+
+void writeFile(llvm::StringRef path,
+               llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> file =
+      openOutputFile(path, &errorMessage);
+  if (!file)
+    fail(errorMessage);
+  write(file->os());
+  file->keep();
+}
+
+/// Lowers `module` to LLVM IR and writes a position-independent object for
+/// the host.
+void emitObject(ModuleOp module, llvm::StringRef path) {
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    fail("no host target: " + llvm::toString(builder.takeError()));
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      builder->createTargetMachine();
+  if (!machine)
+    fail("no target machine: " + llvm::toString(machine.takeError()));
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    fail("cannot translate the lowered module to LLVM IR");
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  if (llvm::Error error = makeOptimizingTransformer(
+          /*optLevel=*/2, /*sizeLevel=*/0, machine->get())(llvmModule.get()))
+    fail("optimizing the LLVM IR failed: " + llvm::toString(std::move(error)));
+
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    fail("cannot write '" + path + "': " + ec.message());
+  llvm::legacy::PassManager passes;
+  if ((*machine)->addPassesToEmitFile(passes, out, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    fail("the host target cannot emit object files");
+  passes.run(*llvmModule);
+}
+
+/// Runs `command`, failing with its output on a non-zero exit.
+void run(llvm::ArrayRef<std::string> command) {
+  llvm::ErrorOr<std::string> program =
+      llvm::StringRef(command[0]).contains('/')
+          ? llvm::ErrorOr<std::string>(command[0])
+          : llvm::sys::findProgramByName(command[0]);
+  if (!program || !llvm::sys::fs::can_execute(*program))
+    fail("cannot find '" + command[0] + "' (pass --cc=PATH)");
+  llvm::SmallVector<llvm::StringRef> args(command.begin(), command.end());
+  std::string errorMessage;
+  int status = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0,
+                                         0, &errorMessage);
+  if (status != 0) {
+    std::string line;
+    for (const std::string &arg : command)
+      line += arg + " ";
+    fail("'" + line + "' failed" +
+         (errorMessage.empty() ? "" : ": " + errorMessage));
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "ckpt-compile: ahead-of-time build of a (rematerialized) training "
+      "step\n");
+  if (backend != "cpu")
+    fail("--backend=" + backend +
+         " is not supported by ckpt-compile yet (cpu only); the CUDA path "
+         "compiles with ckpt-gpu-pipeline");
+  if (emit != "exe" && emit != "lib" && emit != "obj")
+    fail("--emit=" + emit + " is not one of exe, lib, obj");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  mlir::ckpt::registerCkptDialects(registry);
+  MLIRContext context(registry);
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    fail("cannot parse '" + inputFilename + "'");
+
+  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
+  if (!entry || entry.isExternal())
+    fail("no function '@" + entryName + "' with a body in '" + inputFilename +
+         "'");
+  if (!entry.isPublic())
+    fail("'@" + entryName +
+         "' is private; the pipeline inlines private functions, so the "
+         "entry must be public");
+  ::ckpt::aot::EntrySignature signature;
+  signature.name = entryName;
+  auto check = [&](Type type, llvm::StringRef role,
+                   SmallVectorImpl<RankedTensorType> &into) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        ::ckpt::aot::getCElementType(tensor.getElementType()).empty())
+      fail(llvm::formatv("{0} type {1} of '@{2}' is not a statically shaped "
+                         "tensor of f32, f64, i1, i8, i32, i64 or index",
+                         role, type, entryName));
+    into.push_back(tensor);
+  };
+  for (Type type : entry.getArgumentTypes())
+    check(type, "argument", signature.arguments);
+  for (Type type : entry.getResultTypes())
+    check(type, "result", signature.results);
+  if (signature.results.empty())
+    fail("'@" + entryName + "' returns nothing");
+  // The LLVM lowering then also emits `_mlir_ciface_<entry>`, which takes
+  // memref descriptors by pointer: the glue's calling convention.
+  entry->setAttr("llvm.emit_c_interface", UnitAttr::get(&context));
+
+  mlir::ckpt::registerCkptPassesAndPipelines();
+  PassManager pm(&context);
+  mlir::ckpt::CpuPipelineOptions options;
+  options.rematBudget = rematBudget;
+  options.rematFunctions.push_back(entryName);
+  options.rematSolver = rematSolver;
+  options.rematPolicy = rematPolicy;
+  options.rematReport = rematReport;
+  mlir::ckpt::buildCpuPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    fail("ckpt-cpu-pipeline failed on '" + inputFilename + "'");
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  if (emit == "obj") {
+    emitObject(*module, outputFilename);
+    return 0;
+  }
+
+  // Temporaries: the object and the C sources.
+  llvm::SmallString<128> directory;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("ckpt-compile", directory))
+    fail("cannot create a temporary directory: " + ec.message());
+  temporaryDirectory = directory.str().str();
+  auto pathIn = [&](llvm::StringRef name) {
+    llvm::SmallString<128> path(directory);
+    llvm::sys::path::append(path, name);
+    return path.str().str();
+  };
+  std::string headerName = "ckpt_" + entryName + ".h";
+  std::string object = pathIn(entryName + ".o");
+  std::string glue = pathIn("ckpt_" + entryName + ".c");
+  std::string header = pathIn(headerName);
+  emitObject(*module, object);
+  writeFile(header,
+            [&](llvm::raw_ostream &os) { ::ckpt::aot::writeHeader(os, signature); });
+  writeFile(glue, [&](llvm::raw_ostream &os) {
+    ::ckpt::aot::writeGlue(os, signature, headerName);
+  });
+
+  std::vector<std::string> link = {compiler, "-O2", "-std=gnu11", "-I",
+                                   directory.str().str()};
+  if (emit == "exe") {
+    std::string driver = pathIn("main.c");
+    writeFile(driver, [&](llvm::raw_ostream &os) {
+      ::ckpt::aot::writeDriver(os, signature);
+    });
+    link.push_back(driver);
+  } else {
+    link.insert(link.end(), {"-shared", "-fPIC"});
+    // The header goes next to the library (or where --header says).
+    std::string destination = headerFilename;
+    if (destination.empty()) {
+      llvm::SmallString<128> path(outputFilename);
+      llvm::sys::path::remove_filename(path);
+      llvm::sys::path::append(path, headerName);
+      destination = path.str().str();
+    }
+    writeFile(destination, [&](llvm::raw_ostream &os) {
+      ::ckpt::aot::writeHeader(os, signature);
+    });
+  }
+  link.insert(link.end(), {glue, object, CKPT_RUNTIME_STATIC_LIBRARY,
+                           "-lstdc++", "-lm", "-o", outputFilename});
+  run(link);
+
+  if (keepTemporaries)
+    llvm::outs() << "ckpt-compile: temporaries in " << directory << "\n";
+  else
+    llvm::sys::fs::remove_directories(directory);
+  return 0;
+}
