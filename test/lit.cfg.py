@@ -17,7 +17,7 @@ config.test_exec_root = os.path.join(config.ckpt_obj_root, "test")
 # own site config in the build tree; Inputs/ hold data files, not tests.
 config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
                    "compare-peak.py", "count-gpu.py", "gradcheck.py",
-                   "philox-reference.py", "remat-difftest.py"]
+                   "philox-reference.py", "remat-difftest.py", "sanitizer_env.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
@@ -26,6 +26,11 @@ config.substitutions.append(("%ckpt_tools_dir", config.ckpt_tools_dir))
 config.substitutions.append(("%ckpt_obj_root", config.ckpt_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+import sanitizer_env  # noqa: E402
+sanitizer_env.configure(config, getattr(config, "ckpt_sanitize", ""), config.llvm_tools_dir)
 llvm_config.use_default_substitutions()
 # lit substitutes `not` and `count` only after a pipe; Debian keeps them in the
 # LLVM tools directory, off PATH, so put it on PATH (as upstream suites do).
