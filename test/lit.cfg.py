@@ -105,7 +105,10 @@ if config.ckpt_cuda_runtime_built:
          "%clang -L" + config.ckpt_libs_dir +
          " -lckpt_cuda_runtime -lckpt_runtime %mlir_runner_utils %mlir_c_runner_utils"
          " -L%cuda_stub_dir -lcuda -Wl,-rpath," + config.ckpt_libs_dir +
-         " -Wl,-rpath," + config.mlir_lib_dir))
+         " -Wl,-rpath," + config.mlir_lib_dir +
+         # Sanitizer builds: the ckpt libraries need the ASan runtime.
+         (" -fsanitize=address -shared-libasan"
+          if getattr(config, "ckpt_sanitize", "") else "")))
 
 # GPU execution tests need a CUDA device; build machines and CI have none.
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
