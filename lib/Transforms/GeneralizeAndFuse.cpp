@@ -133,9 +133,21 @@ struct GeneralizeAndFusePass
 
     // The pattern set of upstream `linalg-fuse-elementwise-ops`: a producer
     // is fused only into its single user, so no computation is duplicated.
+    // Nor is a producer that reads its own output (an accumulation such as
+    // `out + g`, as ckpt-autodiff writes adjoints): upstream fusion then
+    // makes that output an output of the fused op under the consumer's map,
+    // and where the consumer broadcasts the operand (a loop the producer
+    // does not have), every iteration of that loop adds again: wrong
+    // results (test/Transforms/fuse-accumulating-producer.mlir).
     linalg::ControlFusionFn singleUse = [](OpOperand *fusedOperand) {
       Operation *producer = fusedOperand->get().getDefiningOp();
-      return producer && producer->hasOneUse();
+      if (!producer || !producer->hasOneUse())
+        return false;
+      if (auto linalgProducer = dyn_cast<linalg::LinalgOp>(producer))
+        for (OpOperand &init : linalgProducer.getDpsInitsMutable())
+          if (linalgProducer.payloadUsesValueFromOperand(&init))
+            return false;
+      return true;
     };
     RewritePatternSet fusion(context);
     fusion.add<FuseIntoAnnotatedConsumer>(context, singleUse);

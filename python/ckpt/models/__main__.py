@@ -42,6 +42,13 @@ def main(argv=None):
     p.add_argument("--seq", type=int, default=16)
     p.add_argument("--d", type=int, default=32)
     p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--vocab", type=int, default=0,
+                   help="vocabulary size: token embedding, tied output "
+                        "projection and cross-entropy loss (0: regression "
+                        "on embedded inputs)")
+    p.add_argument("--tokens-as-constants", action="store_true",
+                   help="bake a fixed token sequence into the function "
+                        "instead of i64 arguments (for gradient checks)")
     p = sub.add_parser("resnet", parents=[common])
     p.add_argument("--blocks", type=int, default=4)
     p.add_argument("--batch", type=int, default=2)
@@ -59,8 +66,15 @@ def main(argv=None):
     sizes = {k: v for k, v in vars(args).items()
              if k not in ("model", "dtype", "name", "tiny")}
     if args.tiny:
-        sizes = TINY[args.model]
+        # Tiny sizes; options that are not sizes are kept.
+        sizes = dict(TINY[args.model],
+                     **{k: v for k, v in sizes.items()
+                        if k in ("vocab", "tokens_as_constants", "dropout")})
     for key, value in sizes.items():
+        if key in ("vocab", "tokens_as_constants"):
+            if value < 0:
+                parser.error(f"--{key} must not be negative")
+            continue
         if key != "dropout" and value <= 0:
             parser.error(f"--{key} must be positive")
     generator = MODELS[args.model]

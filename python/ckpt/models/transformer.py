@@ -1,9 +1,17 @@
 """A GPT-style decoder stack: pre-layer-norm blocks with causal multi-head
-self-attention, a GELU MLP and residual connections, trained to regress a
-target sequence (mean-squared error).
+self-attention, a GELU MLP and residual connections.
 
-Token embedding lookups are left to the caller: the model takes the
-embedded sequence `x` (seq x d) as an argument.
+Two heads: with `vocab` = 0 the model takes an embedded sequence `x`
+(seq x d) and regresses a target sequence (mean-squared error); with a
+vocabulary it is a language model: token ids (i64) are embedded through a
+table (token embedding plus a learned position embedding), a final layer
+norm and the tied embedding give the logits, and the loss is the mean
+cross-entropy against integer labels.
+
+Gathers are written as linalg reductions with a select on the index
+(`sum_v (ids[t] == v ? table[v, d] : 0)`), which ckpt-autodiff
+differentiates with its generic rules: the table's gradient is the
+scatter-add, without materializing a one-hot matrix.
 """
 
 import math
@@ -119,19 +127,124 @@ def _gelu(e, u, shape):
                      body, name="gelu")
 
 
-def transformer(layers=2, seq=16, d=32, heads=4, dtype="f32", name="loss"):
-    """Returns the MLIR of `@name(x, target, params...) -> loss`.
+def _embed(e, ids, table, seq, d, vocab):
+    """table[ids[t], :] for every t, as a select-reduction over the vocabulary."""
+    dt = e.dtype
+    zero = e.scalar(0.0)
+    init = e.filled((seq, d), 0.0)
+    maps = ", ".join([e._map(3, [0]), e._map(3, [2, 1]), e._map(3, [0, 1])])
+    result = e.fresh("emb")
+    id_arg, x, acc = e.fresh("id"), e.fresh("x"), e.fresh("acc")
+    v, vi, hit, pick, s = (e.fresh(n) for n in ("v", "vi", "hit", "pick", "s"))
+    e.emit(f"{result} = linalg.generic {{indexing_maps = [{maps}], "
+           f'iterator_types = ["parallel", "parallel", "reduction"]}} '
+           f"ins({ids}, {table} : tensor<{seq}xi64>, {e.ty((vocab, d))}) "
+           f"outs({init} : {e.ty((seq, d))}) {{")
+    e.emit(f"^bb0({id_arg}: i64, {x}: {dt}, {acc}: {dt}):")
+    for line in (f"{v} = linalg.index 2 : index",
+                 f"{vi} = arith.index_cast {v} : index to i64",
+                 f"{hit} = arith.cmpi eq, {id_arg}, {vi} : i64",
+                 f"{pick} = arith.select {hit}, {x}, {zero} : {dt}",
+                 f"{s} = arith.addf {acc}, {pick} : {dt}",
+                 f"linalg.yield {s} : {dt}"):
+        e.emit("  " + line)
+    e.emit(f"}} -> {e.ty((seq, d))}")
+    return result
 
-    `x` and `target` are seq x d; each of the `layers` blocks has
-    ln1 gamma/beta (d), wq, wk, wv, wo (d x d), ln2 gamma/beta (d),
+
+def _cross_entropy(e, logits, labels, seq, vocab):
+    """mean_t (logsumexp_v logits[t, v] - logits[t, labels[t]])."""
+    dt = e.dtype
+    # Row max (for a stable log-sum-exp).
+    lowest = e.filled((seq,), -1e30)
+
+    def max_body(args, acc):
+        r = e.fresh("r")
+        return [f"{r} = arith.maximumf {acc}, {args[0]} : {dt}"], r
+
+    m = e.generic([(logits, (seq, vocab), [0, 1])], (seq,), [0],
+                  ["parallel", "reduction"], max_body, init=lowest, name="max")
+
+    def sum_body(args, acc):
+        c, x, r = e.fresh("c"), e.fresh("x"), e.fresh("r")
+        return ([f"{c} = arith.subf {args[0]}, {args[1]} : {dt}",
+                 f"{x} = math.exp {c} : {dt}",
+                 f"{r} = arith.addf {acc}, {x} : {dt}"], r)
+
+    zeros = e.filled((seq,), 0.0)
+    s = e.generic([(logits, (seq, vocab), [0, 1]), (m, (seq,), [0])], (seq,), [0],
+                  ["parallel", "reduction"], sum_body, init=zeros, name="sumexp")
+    # The label's logit, as a select-reduction over the vocabulary.
+    zero = e.scalar(0.0)
+    init = e.filled((seq,), 0.0)
+    maps = ", ".join([e._map(2, [0, 1]), e._map(2, [0]), e._map(2, [0])])
+    picked = e.fresh("picked")
+    x, lab, acc = e.fresh("x"), e.fresh("lab"), e.fresh("acc")
+    v, vi, hit, pick, r = (e.fresh(n) for n in ("v", "vi", "hit", "pick", "r"))
+    e.emit(f"{picked} = linalg.generic {{indexing_maps = [{maps}], "
+           f'iterator_types = ["parallel", "reduction"]}} '
+           f"ins({logits}, {labels} : {e.ty((seq, vocab))}, tensor<{seq}xi64>) "
+           f"outs({init} : {e.ty((seq,))}) {{")
+    e.emit(f"^bb0({x}: {dt}, {lab}: i64, {acc}: {dt}):")
+    for line in (f"{v} = linalg.index 1 : index",
+                 f"{vi} = arith.index_cast {v} : index to i64",
+                 f"{hit} = arith.cmpi eq, {lab}, {vi} : i64",
+                 f"{pick} = arith.select {hit}, {x}, {zero} : {dt}",
+                 f"{r} = arith.addf {acc}, {pick} : {dt}",
+                 f"linalg.yield {r} : {dt}"):
+        e.emit("  " + line)
+    e.emit(f"}} -> {e.ty((seq,))}")
+    # mean_t (m + log s - picked)
+    inv = e.scalar(1.0 / seq)
+    total = e.filled((), 0.0)
+
+    def loss_body(args, acc):
+        lg, t1, t2, t3, r2 = (e.fresh(n) for n in ("lg", "t1", "t2", "t3", "r2"))
+        return ([f"{lg} = math.log {args[1]} : {dt}",
+                 f"{t1} = arith.addf {args[0]}, {lg} : {dt}",
+                 f"{t2} = arith.subf {t1}, {args[2]} : {dt}",
+                 f"{t3} = arith.mulf {t2}, {inv} : {dt}",
+                 f"{r2} = arith.addf {acc}, {t3} : {dt}"], r2)
+
+    return e.generic([(m, (seq,), [0]), (s, (seq,), [0]), (picked, (seq,), [0])],
+                     (), [], ["reduction"], loss_body, init=total, name="loss")
+
+
+def transformer(layers=2, seq=16, d=32, heads=4, vocab=0,
+                tokens_as_constants=False, dtype="f32", name="loss"):
+    """Returns the MLIR of the training loss.
+
+    Without a vocabulary: `@name(x, target, params...)`, `x` and `target`
+    seq x d. With one: `@name(ids, labels, embedding, positions,
+    params..., lnf_gamma, lnf_beta)`, ids and labels `tensor<seq x i64>`
+    (or dense constants with `tokens_as_constants`, for gradient checks
+    that perturb float arguments only), the embedding vocab x d (tied with
+    the output projection), positions seq x d. Each of the `layers` blocks
+    has ln1 gamma/beta (d), wq, wk, wv, wo (d x d), ln2 gamma/beta (d),
     w1 (d x 4d) and w2 (4d x d).
     """
     if d % heads:
         raise ValueError("d must be a multiple of heads")
+    if vocab < 0:
+        raise ValueError("--vocab must not be negative")
     e = Emitter(dtype)
     act = (seq, d)
-    args = [("%x", e.ty(act)), ("%target", e.ty(act))]
-    h = "%x"
+    if vocab:
+        args = []
+        ids, labels = "%ids", "%labels"
+        if tokens_as_constants:
+            # A fixed, reproducible token sequence and its shift.
+            tokens = [(7 * t + 3) % vocab for t in range(seq + 1)]
+            e.emit(f"%ids = arith.constant dense<{tokens[:-1]}> : tensor<{seq}xi64>")
+            e.emit(f"%labels = arith.constant dense<{tokens[1:]}> : tensor<{seq}xi64>")
+        else:
+            args += [(ids, f"tensor<{seq}xi64>"), (labels, f"tensor<{seq}xi64>")]
+        args += [("%embedding", e.ty((vocab, d))), ("%positions", e.ty(act))]
+        tok = _embed(e, ids, "%embedding", seq, d, vocab)
+        h = e.elementwise("addf", tok, "%positions", act)
+    else:
+        args = [("%x", e.ty(act)), ("%target", e.ty(act))]
+        h = "%x"
     for layer in range(layers):
         p = {n: f"%l{layer}_{n}" for n in
              ("ln1g", "ln1b", "wq", "wk", "wv", "wo", "ln2g", "ln2b", "w1", "w2")}
@@ -147,7 +260,24 @@ def transformer(layers=2, seq=16, d=32, heads=4, dtype="f32", name="loss"):
         g = _gelu(e, u, (seq, 4 * d))
         m = e.matmul(g, p["w2"], seq, 4 * d, d)
         h = e.elementwise("addf", h, m, act)
-    diff = e.elementwise("subf", h, "%target", act)
-    loss = e.sum_squares_mean(diff, act)
+    if vocab:
+        args += [("%lnf_g", e.ty((d,))), ("%lnf_b", e.ty((d,)))]
+        hf = _layernorm(e, h, "%lnf_g", "%lnf_b", seq, d)
+        # Logits through the tied embedding: hf @ embedding^T.
+        logits = e.generic([(hf, act, [0, 2]), ("%embedding", (vocab, d), [1, 2])],
+                           (seq, vocab), [0, 1],
+                           ["parallel", "parallel", "reduction"],
+                           lambda a, acc: _multiply_add(e, a, acc),
+                           init=e.filled((seq, vocab), 0.0), name="logits")
+        loss = _cross_entropy(e, logits, labels, seq, vocab)
+    else:
+        diff = e.elementwise("subf", h, "%target", act)
+        loss = e.sum_squares_mean(diff, act)
     e.emit(f"return {loss} : {e.ty(())}")
     return e.function(name, args, e.ty(()))
+
+
+def _multiply_add(e, args, acc):
+    p, r = e.fresh("p"), e.fresh("r")
+    return ([f"{p} = arith.mulf {args[0]}, {args[1]} : {e.dtype}",
+             f"{r} = arith.addf {acc}, {p} : {e.dtype}"], r)
