@@ -20,6 +20,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 using namespace mlir;
 
 namespace {
@@ -45,7 +47,8 @@ MLIRContext &getContext() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &context = getContext();
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // The lexer reads to a terminating null: parse a copy that has one.
+  std::string text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module || failed(verify(*module)))
     return 0;

@@ -4,6 +4,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <limits>
+
 using namespace ckpt::planner;
 
 std::string SolverSpec::str() const {
@@ -89,6 +91,10 @@ uint64_t ckpt::planner::smallestFeasiblePeakFound(const RematProblem &problem) {
   uint64_t feasiblePeak = problem.getConstantBytes();
   for (NodeIndex v = 0; v < problem.size(); ++v)
     feasiblePeak += problem.bytes(v);
+  // The smallest budget greedy met: greedy is not monotone in the budget (a
+  // budget can fail below one that succeeded with a lower peak), so the
+  // answer must be a budget it was seen to meet, not just a peak.
+  uint64_t workingBudget = std::numeric_limits<uint64_t>::max();
   auto tryBudget = [&](uint64_t budget) {
     llvm::Expected<PlanResult> result = solveGreedy(problem, budget);
     if (!result) {
@@ -98,6 +104,7 @@ uint64_t ckpt::planner::smallestFeasiblePeakFound(const RematProblem &problem) {
     if (!result->isFeasible)
       return false;
     feasiblePeak = std::min(feasiblePeak, result->peakBytes);
+    workingBudget = std::min(workingBudget, budget);
     return true;
   };
   tryBudget(feasiblePeak);
@@ -105,13 +112,15 @@ uint64_t ckpt::planner::smallestFeasiblePeakFound(const RematProblem &problem) {
   uint64_t low = peakLowerBound(problem);
   if (low > 0)
     --low;
-  // Invariant: budgets <= low failed or are impossible, feasiblePeak works.
+  // Invariant: budgets <= low failed or are impossible.
   while (low + 1 < feasiblePeak) {
     uint64_t mid = low + (feasiblePeak - low) / 2;
     if (!tryBudget(mid))
       low = mid;
   }
-  return feasiblePeak;
+  if (workingBudget > feasiblePeak)
+    tryBudget(feasiblePeak);
+  return workingBudget;
 }
 
 llvm::Expected<PlanResult>

@@ -86,6 +86,9 @@ struct FunctionOutcome {
   std::string name;
   /// How the budget was set: `given`, `min` or `auto` (the knee).
   std::string budgetRule = "given";
+  /// Set when greedy-peak found no step lowering the peak above the budget
+  /// (no diagnostic emitted yet).
+  bool stuck = false;
   /// The solver that produced the result (`greedy+greedy-peak` when
   /// greedy-peak finished a plan).
   std::string solver;
@@ -417,6 +420,12 @@ private:
                                   bool minimize, FunctionOutcome &outcome);
   LogicalResult collectSavedResiduals(ModuleOp module, func::FuncOp func,
                                      FunctionOutcome &outcome);
+  LogicalResult retryAsMinimum(ModuleOp module, func::FuncOp &func,
+                               func::FuncOp pristine,
+                               const ActivationTimeline &timeline,
+                               const std::optional<planner::SolverSpec> &spec,
+                               const DeviceTarget &deviceTarget,
+                               FunctionOutcome &outcome);
   LogicalResult writeGraph(const ActivationTimeline &timeline,
                            const DeviceTarget &deviceTarget);
   void writeReport(ArrayRef<FunctionOutcome> outcomes,
@@ -503,7 +512,11 @@ LogicalResult RematPass::planFunction(ModuleOp module, func::FuncOp &func,
     if (!plan) {
       std::string message = llvm::toString(plan.takeError());
       LDBG() << "planner: " << message;
-      if (spec.kind == planner::SolverKind::Auto || best)
+      // The model's infeasibility is not final: greedy-peak continues (and
+      // the budget may still be met by the descent of budget=min).
+      bool infeasible =
+          StringRef(message).contains("is infeasible for solver");
+      if (spec.kind == planner::SolverKind::Auto || best || infeasible)
         break;
       func.emitError() << "ckpt-remat: cannot plan @" << outcome.name
                        << " with solver '" << spec.str() << "': " << message;
@@ -701,10 +714,7 @@ LogicalResult RematPass::lowerPeakGreedily(ModuleOp module,
       return success();
     }
     if (!best) {
-      func.emitError() << "ckpt-remat: budget of " << outcome.budgetBytes
-                       << " bytes is below the smallest peak found, "
-                       << outcome.peakBytes << " bytes (baseline "
-                       << outcome.baselinePeakBytes << " bytes)";
+      outcome.stuck = true;
       return failure();
     }
     LDBG() << "@" << name << ": recomputing " << bestStep.value
@@ -764,6 +774,9 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
   bool minimize = budgetSpec.kind == BudgetSpec::Minimum;
   if (!graphFile.empty() && failed(writeGraph(*timeline, deviceTarget)))
     return failure();
+  // Kept to start over from: the heuristics are not monotone in the budget,
+  // so a budget they miss is retried with the descent of budget=min.
+  OwningOpRef<func::FuncOp> pristine = func.clone();
   // uniform:k ignores the budget (but for checking it): it always applies.
   bool needed = outcome.peakBytes > outcome.budgetBytes ||
                 !findForcedCandidates(*timeline).empty() ||
@@ -779,8 +792,14 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
   if (finishes) {
     size_t planned = outcome.steps.size();
     if (failed(
-            lowerPeakGreedily(module, func, deviceTarget, minimize, outcome)))
-      return failure();
+            lowerPeakGreedily(module, func, deviceTarget, minimize, outcome))) {
+      if (!outcome.stuck)
+        return failure();
+      if (failed(retryAsMinimum(module, func, *pristine, *timeline, spec,
+                                deviceTarget, outcome)))
+        return failure();
+      planned = 0;
+    }
     if (outcome.steps.size() > planned && planned > 0)
       outcome.solver += "+greedy-peak";
   } else if (minimize) {
@@ -798,6 +817,54 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
           .count();
   if (!reportFile.empty())
     return collectSavedResiduals(module, func, outcome);
+  return success();
+}
+
+LogicalResult RematPass::retryAsMinimum(
+    ModuleOp module, func::FuncOp &func, func::FuncOp pristine,
+    const ActivationTimeline &timeline,
+    const std::optional<planner::SolverSpec> &spec,
+    const DeviceTarget &deviceTarget, FunctionOutcome &outcome) {
+  // Start over from the function as it came, lowering the peak as far as
+  // the solvers go.
+  IRMapping mapping;
+  func::FuncOp fresh = cloneNextTo(func, "ckpt_min", mapping);
+  fresh.getBody().getBlocks().clear();
+  IRMapping bodyMapping;
+  pristine.getBody().cloneInto(&fresh.getBody(), bodyMapping);
+  func = replaceFunction(func, fresh);
+
+  FunctionOutcome descent;
+  descent.name = outcome.name;
+  descent.solver = spec ? spec->str() : "greedy-peak";
+  descent.baselinePeakBytes = outcome.baselinePeakBytes;
+  descent.peakBytes = outcome.baselinePeakBytes;
+  descent.baselineFlops = outcome.baselineFlops;
+  descent.budgetBytes = 0;
+  FailureOr<ActivationTimeline> fromScratch = analyzeFunction(module, func);
+  if (failed(fromScratch))
+    return failure();
+  if (spec && failed(planFunction(module, func, *fromScratch, *spec,
+                                  deviceTarget, /*minimize=*/true, descent)))
+    return failure();
+  size_t planned = descent.steps.size();
+  if (failed(lowerPeakGreedily(module, func, deviceTarget, /*minimize=*/true,
+                               descent)))
+    return failure();
+  if (descent.steps.size() > planned && planned > 0)
+    descent.solver += "+greedy-peak";
+  int64_t smallest = std::min(outcome.peakBytes, descent.peakBytes);
+  if (descent.peakBytes > outcome.budgetBytes) {
+    func.emitError() << "ckpt-remat: budget of " << outcome.budgetBytes
+                     << " bytes is below the smallest peak found, " << smallest
+                     << " bytes (baseline " << outcome.baselinePeakBytes
+                     << " bytes)";
+    return failure();
+  }
+  descent.budgetBytes = outcome.budgetBytes;
+  descent.budgetRule = outcome.budgetRule;
+  descent.solver += " (descent)";
+  outcome = std::move(descent);
   return success();
 }
 

@@ -153,8 +153,10 @@ llvm::Expected<PlanResult> planRemat(const RematProblem &problem,
                                      const SolverSpec &spec,
                                      const SolverOptions &options = {});
 
-/// Smallest peak the greedy solver reaches, found by bisection on the budget;
-/// an upper bound on the smallest feasible peak.
+/// Smallest budget the greedy solver is seen to meet, found by bisection on
+/// the budget (greedy is not monotone in it: the answer is a budget greedy
+/// met, so planning at it succeeds); an upper bound on the smallest
+/// feasible peak.
 uint64_t smallestFeasiblePeakFound(const RematProblem &problem);
 
 /// One point of a problem's memory/recompute trade-off.
