@@ -11,14 +11,15 @@ either operand transposed, `linalg.batch_matmul` on rank-3 values),
 elementwise ops as tensor-level arith/math ops or as `linalg.generic`
 payloads (add, sub, mul, maximumf, relu, tanh, neg, exp of bounded values),
 sums over an axis (`linalg.reduce` or a reducing `linalg.generic`),
-broadcasts (`linalg.broadcast`, or fused into a generic as `x - sum(x)`),
+broadcasts (`linalg.broadcast` or a generic, and fused into a generic as
+`x - sum(x) / n`),
 transposes (`linalg.transpose` or a permuting generic), reshapes
 (`tensor.expand_shape` / `tensor.collapse_shape`), values used several
 times and long-range skip connections. The loss is the sum over the
 program's outputs (the values nothing else reads) of mean(value^2).
 
 Activations are 4-64 KiB (1024 to 16384 f32 elements); sums over an axis
-are smaller. Every value carries a bound on its magnitude (inputs are in
+may be smaller and are consumed where they are made (broadcast back). Every value carries a bound on its magnitude (inputs are in
 [-1, 1), as ckpt-run fills them); an op that could exceed `LIMIT` first
 squashes its operands with tanh, and exp only sees values bounded by 3 (or
 runs on tanh of its operand), so that no output is NaN or infinite.
@@ -49,9 +50,9 @@ KIND_WEIGHTS = {
     "unary": 6,          # tanh, neg, relu, exp
     "binary": 6,         # add, sub, mul, maximumf of two values of one shape
     "skip": 3,           # binary op with a value from much earlier
-    "reduce": 2,         # sum over an axis
-    "center": 2,         # x - broadcast(sum over an axis of y)
-    "broadcast": 1,      # a smaller value broadcast to a new dimension
+    "reduce": 2,         # sum over an axis, broadcast back
+    "center": 2,         # x - broadcast(y) with y = sum(x) / n or a value
+    "broadcast": 1,      # a rank-2 activation broadcast to rank 3
     "transpose": 2,
     "reshape": 3,        # expand_shape to rank 3 / collapse_shape to rank 2
 }
@@ -92,10 +93,12 @@ class Node:
 class Program:
     """A DAG of nodes in topological order plus the indices of its outputs."""
 
-    def __init__(self, seed, nodes, outputs):
+    def __init__(self, seed, nodes, outputs, recipe=None):
         self.seed = seed
         self.nodes = nodes
         self.outputs = list(outputs)
+        # the generator's command-line arguments that give this program
+        self.recipe = recipe or f"--seed {seed}"
 
     # -- structure ------------------------------------------------------------
 
@@ -118,7 +121,7 @@ class Program:
             outputs.remove(index)
         else:
             nodes[index] = Node("arg", [], nodes[index].shape, 1.0)
-        return Program(self.seed, nodes, outputs)._pruned()
+        return Program(self.seed, nodes, outputs, self.recipe + f" --drop {index}")._pruned()
 
     def _pruned(self):
         needed = set()
@@ -135,7 +138,7 @@ class Program:
         for old in order:
             n = self.nodes[old]
             nodes.append(Node(n.op, [remap[i] for i in n.inputs], n.shape, n.bound, **n.attrs))
-        return Program(self.seed, nodes, [remap[o] for o in self.outputs])
+        return Program(self.seed, nodes, [remap[o] for o in self.outputs], self.recipe)
 
     def describe(self):
         lines = [f"program seed={self.seed} ops={self.op_count()} outputs={self.outputs}"]
@@ -149,7 +152,7 @@ class Program:
 
     def mlir(self, name="loss"):
         e = Emitter(DTYPE)
-        names, args = [], []
+        names, args, terms = [], [], []
         for i, n in enumerate(self.nodes):
             if n.op == "arg":
                 ssa = f"%arg{len(args)}"
@@ -157,13 +160,13 @@ class Program:
                 names.append(ssa)
             else:
                 names.append(_emit(e, n, [(names[j], self.nodes[j].shape) for j in n.inputs]))
-        loss = None
-        for o in self.outputs:
-            term = e.sum_squares_mean(names[o], self.nodes[o].shape)
-            if loss is None:
-                loss = term
-            else:
-                loss = e.elementwise("addf", loss, term, ())
+            # an output's loss term right after it (an auxiliary loss): the
+            # output need not stay alive to the end of the forward pass
+            if i in self.outputs:
+                terms.append(e.sum_squares_mean(names[i], n.shape))
+        loss = terms[0]
+        for term in terms[1:]:
+            loss = e.elementwise("addf", loss, term, ())
         e.emit(f"return {loss} : {e.ty(())}")
         header = (f"// ckpt.difftest program: seed {self.seed}, {self.op_count()} ops, "
                   f"{len(self.outputs)} output(s)\n")
@@ -334,17 +337,20 @@ class _Builder:
         return [i for i, n in enumerate(self.nodes) if n.op != "arg" and pred(n)]
 
     def pick_operand(self):
-        """Mostly a recent value, sometimes one nothing reads yet, sometimes
-        any (a long-range use)."""
-        vals = self.values()
+        """An activation (4-64 KiB; sums over an axis are consumed where they
+        are made): mostly the latest or a recent one, sometimes one nothing
+        reads yet, sometimes any (a long-range use)."""
+        vals = self.values(lambda n: fits(n.shape))
         if not vals:
             return 0
         r = self.rng.random()
         unused = [i for i in vals if self.users[i] == 0]
-        if r < 0.25 and unused:
+        if r < 0.5:
+            return vals[-1]
+        if r < 0.65 and unused:
             return self.rng.choice(unused)
-        if r < 0.85:
-            return self.rng.choice(vals[-3:])
+        if r < 0.9:
+            return self.rng.choice(vals[-4:])
         return self.rng.choice(vals)
 
     def squash(self, i, limit=LIMIT):
@@ -452,34 +458,67 @@ class _Builder:
             return None
         return self._binary(i, self.rng.choice(cands), "skip")
 
+    def _reduce(self, i, axis):
+        """sum of `i` over `axis` (a small value, consumed right away)."""
+        x = self.nodes[i]
+        n = x.shape[axis]
+        i = self.squash(i, LIMIT / n)
+        shape = tuple(d for k, d in enumerate(x.shape) if k != axis)
+        return self.add(Node("reduce", [i], shape, self.nodes[i].bound * n, axis=axis,
+                             form=self.rng.choice(["reduce", "generic"]), kind="reduce"))
+
+    def _broadcast(self, i, kind):
+        """`i` broadcast along a new axis (at a random position, of a random
+        size) to an activation of rank at most 3."""
+        x = self.nodes[i]
+        opts = []
+        for axis in range(len(x.shape) + 1):
+            for d in (2, 4, 8, 16) if len(x.shape) >= 2 else DIMS:
+                shape = x.shape[:axis] + (d,) + x.shape[axis:]
+                if fits(shape) and len(shape) <= 3:
+                    opts.append((axis, shape))
+        if not opts:
+            return None
+        axis, shape = self.rng.choice(opts)
+        return self.add(Node("broadcast", [i], shape, x.bound, axis=axis,
+                             form=self.rng.choice(["broadcast", "generic"]), kind=kind))
+
     def k_reduce(self, i):
+        """A sum over an axis broadcast back to an activation (maybe of
+        another shape)."""
         x = self.nodes[i]
         if len(x.shape) < 2:
             return None
-        axis = self.rng.randrange(len(x.shape))
-        shape = tuple(d for k, d in enumerate(x.shape) if k != axis)
-        i = self.squash(i, LIMIT / x.shape[axis])
-        return self.add(Node("reduce", [i], shape, self.nodes[i].bound * x.shape[axis],
-                             axis=axis, form=self.rng.choice(["reduce", "generic"]),
-                             kind="reduce"))
+        # an axis whose sum can be broadcast back to an activation
+        axes = [a for a in range(len(x.shape))
+                if elements(x.shape) // x.shape[a] * max(DIMS) >= MIN_ELEMENTS]
+        if not axes:
+            return None
+        r = self._reduce(i, self.rng.choice(axes))
+        r = self.squash(r, LIMIT / 2)
+        return self._broadcast(r, "reduce")
+
+    def k_broadcast(self, i):
+        """An activation broadcast along a new axis."""
+        if len(self.nodes[i].shape) != 2:
+            return None
+        return self._broadcast(i, "broadcast")
 
     def k_center(self, i):
-        """x - sum(y, axis) / n broadcast back along axis (y may be x)."""
+        """x - y[broadcast along axis] * scale, with y an activation of the
+        reduced shape or sum(x, axis) (then scale is 1/n: x - mean(x))."""
         x = self.nodes[i]
         if len(x.shape) < 2:
             return None
         axis = self.rng.randrange(len(x.shape))
         reduced = tuple(d for k, d in enumerate(x.shape) if k != axis)
-        # an existing value of the reduced shape, or sum(x) along axis
-        cands = [j for j in self.values() if self.nodes[j].shape == reduced]
-        if cands and self.rng.random() < 0.5:
+        cands = [j for j in self.values() if self.nodes[j].shape == reduced and j != i]
+        if cands and self.rng.random() < 0.7:
             y = self.rng.choice(cands)
             scale = 1.0
         else:
             i = self.squash(i, LIMIT / 2)
-            y = self.add(Node("reduce", [i], reduced, self.nodes[i].bound * x.shape[axis],
-                              axis=axis, form=self.rng.choice(["reduce", "generic"]),
-                              kind="reduce"))
+            y = self._reduce(i, axis)
             scale = 1.0 / x.shape[axis]
         i = self.squash(i, LIMIT / 2)
         y_bound = self.nodes[y].bound * scale
@@ -488,30 +527,6 @@ class _Builder:
             y_bound = scale
         return self.add(Node("center", [i, y], x.shape, self.nodes[i].bound + y_bound,
                              axis=axis, scale=scale, kind="center"))
-
-    def k_broadcast(self, i):
-        """A value broadcast along a new axis to an activation-sized one; a
-        value that is already large enough is reduced first."""
-        x = self.nodes[i]
-        if len(x.shape) >= 3:
-            return None
-        if len(x.shape) == 2:
-            i = self.k_reduce(i)
-            if i is None:
-                return None
-            x = self.nodes[i]
-        opts = []
-        for axis in range(len(x.shape) + 1):
-            for d in DIMS:
-                shape = x.shape[:axis] + (d,) + x.shape[axis:]
-                if fits(shape) and len(shape) <= 3:
-                    opts.append((axis, shape))
-        if not opts:
-            return None
-        axis, shape = self.rng.choice(opts)
-        return self.add(Node("broadcast", [i], shape, x.bound, axis=axis,
-                             form=self.rng.choice(["broadcast", "generic"]),
-                             kind="broadcast"))
 
     def k_transpose(self, i):
         x = self.nodes[i]
@@ -557,11 +572,12 @@ def random_shape(rng):
             return shape
 
 
-def generate(seed, ops=None, kinds=ALL_KINDS):
-    """The program of `seed`: `ops` ops (default: 10 to 40, from the seed),
-    of the op kinds in `kinds`."""
+def generate(seed, ops=None, kinds=ALL_KINDS, min_ops=10, max_ops=40):
+    """The program of `seed`: about `ops` ops (default: min_ops to max_ops,
+    drawn from the seed), of the op kinds in `kinds`."""
     rng = random.Random(seed)
-    target = rng.randint(10, 40)
+    # an op kind adds at most 3 nodes (tanh squashes before it)
+    target = rng.randint(min_ops, max(min_ops, max_ops - 2))
     if ops is not None:
         target = ops
     b = _Builder(rng, kinds)
@@ -578,15 +594,27 @@ def generate(seed, ops=None, kinds=ALL_KINDS):
             b.k_unary(i)
     # outputs: the values nothing reads (the last one included)
     outputs = [i for i in b.values() if b.users[i] == 0]
-    prog = Program(seed, b.nodes, outputs)._pruned()
-    return prog
+    recipe = f"--seed {seed}"
+    if ops is not None:
+        recipe += f" --ops {ops}"
+    elif (min_ops, max_ops) != (10, 40):
+        recipe += f" --min-ops {min_ops} --max-ops {max_ops}"
+    if tuple(kinds) != ALL_KINDS:
+        recipe += " --kinds " + ",".join(kinds)
+    return Program(seed, b.nodes, outputs, recipe)._pruned()
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m ckpt.difftest.generator",
                                      description="Print the random program of a seed.")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ops", type=int, default=None, help="number of ops (default: from the seed)")
+    parser.add_argument("--ops", type=int, default=None,
+                        help="number of ops (default: 10 to 40, from the seed)")
+    parser.add_argument("--min-ops", type=int, default=10)
+    parser.add_argument("--max-ops", type=int, default=40)
+    parser.add_argument("--drop", type=int, action="append", default=[], metavar="I",
+                        help="replace node I by an argument (as the minimizer does; "
+                             "repeatable, applied in order)")
     parser.add_argument("--kinds", default=",".join(ALL_KINDS),
                         help="op kinds to use: " + ",".join(ALL_KINDS))
     parser.add_argument("--describe", action="store_true", help="print the DAG instead of MLIR")
@@ -595,7 +623,11 @@ def main(argv=None):
     bad = [k for k in kinds if k not in ALL_KINDS]
     if bad:
         parser.error("unknown op kinds: " + ",".join(bad))
-    prog = generate(args.seed, args.ops, kinds)
+    prog = generate(args.seed, args.ops, kinds, args.min_ops, args.max_ops)
+    for index in args.drop:
+        if not 0 <= index < len(prog.nodes):
+            parser.error(f"--drop {index}: the program has {len(prog.nodes)} nodes")
+        prog = prog.drop(index)
     sys.stdout.write(prog.describe() + "\n" if args.describe else prog.mlir())
     return 0
 
