@@ -14,6 +14,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/thread.h"
 
 #include <string>
 #include <vector>
@@ -79,11 +80,21 @@ int main(int argc, char **argv) {
   std::vector<char *> rawArgs;
   for (std::string &arg : args)
     rawArgs.push_back(arg.data());
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      rawArgs.size(), rawArgs.data(),
-      "ckpt: gradient checkpointing as a compiler pass\n"
-      "(--remat-budget=B [--remat-report=F] [--remat-target=T] "
-      "[--remat-solver=S] [--remat-policy=P] [--remat-time-limit=SECONDS] is "
-      "short for --ckpt-remat-pipeline=budget=B ...)\n",
-      registry));
+  // MLIR's parser recurses once per nesting level of types and attributes;
+  // on the default 8 MiB stack a few ten thousand levels of nesting crash
+  // it. The driver runs on a thread with a 1 GiB stack (reserved, touched
+  // only as deep as the input goes), which takes malformed inputs nested
+  // hundreds of thousands deep to a diagnostic instead.
+  int status = 0;
+  llvm::thread driver(std::optional<unsigned>(1u << 30), [&] {
+    status = mlir::asMainReturnCode(mlir::MlirOptMain(
+        rawArgs.size(), rawArgs.data(),
+        "ckpt: gradient checkpointing as a compiler pass\n"
+        "(--remat-budget=B [--remat-report=F] [--remat-target=T] "
+        "[--remat-solver=S] [--remat-policy=P] [--remat-time-limit=SECONDS] is "
+        "short for --ckpt-remat-pipeline=budget=B ...)\n",
+        registry));
+  });
+  driver.join();
+  return status;
 }
