@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Configures (once) and builds ckpt with Ninja against Debian's LLVM/MLIR 22.
-# BUILD_DIR (default: build) and JOBS (default: all cores) can be overridden.
+# BUILD_DIR (default: build) and JOBS (default: all cores) can be overridden;
+# CKPT_CMAKE_ARGS adds options when a build directory is configured (the
+# sanitizer and fuzzer builds of scripts/sanitize.sh and scripts/fuzz.sh).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -12,6 +14,6 @@ if [[ ! -f $build/build.ninja ]]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DLLVM_LIT_ARGS="-sv"
+    -DLLVM_LIT_ARGS="-sv" ${CKPT_CMAKE_ARGS:-}
 fi
 ninja -C "$build" -j "$jobs" "$@"

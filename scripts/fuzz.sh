@@ -11,23 +11,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build-fuzz}
-jobs=${JOBS:-$(nproc)}
 runs=${RUNS:-1000000}
 harnesses=("$@")
 [[ ${#harnesses[@]} -eq 0 ]] && harnesses=(graph-json remat)
 
 bash "$root/scripts/setup-deps.sh"
-if [[ ! -f $build/build.ninja ]]; then
-  cmake -G Ninja -S "$root" -B "$build" \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DCKPT_SANITIZE=address,undefined -DCKPT_ENABLE_FUZZERS=ON
-fi
 targets=()
 for harness in "${harnesses[@]}"; do targets+=("ckpt-fuzz-$harness"); done
-ninja -C "$build" -j "$jobs" "${targets[@]}"
+BUILD_DIR="$build" \
+  CKPT_CMAKE_ARGS="-DCKPT_SANITIZE=address,undefined -DCKPT_ENABLE_FUZZERS=ON" \
+  bash "$root/scripts/build.sh" "${targets[@]}"
 
 export ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -8,22 +8,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build-asan}
-jobs=${JOBS:-$(nproc)}
 
 bash "$root/scripts/setup-deps.sh"
-if [[ ! -f $build/build.ninja ]]; then
-  cmake -G Ninja -S "$root" -B "$build" \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DLLVM_LIT_ARGS="-sv" \
-    -DCKPT_SANITIZE=address,undefined
-fi
+build_in_tree() {
+  BUILD_DIR="$build" CKPT_CMAKE_ARGS="-DCKPT_SANITIZE=address,undefined" \
+    bash "$root/scripts/build.sh" "$@"
+}
 if [[ $# -eq 0 ]]; then
-  ninja -C "$build" -j "$jobs" check-ckpt
+  build_in_tree check-ckpt
 else
-  ninja -C "$build" -j "$jobs" ckpt-opt ckpt-run ckpt-plan ckpt-compile \
+  build_in_tree ckpt-opt ckpt-run ckpt-plan ckpt-compile \
     ckpt_runtime ckpt_runtime_static CkptPlugin CkptUnitTests
   paths=()
   for path in "$@"; do paths+=("$build/test/$path"); done

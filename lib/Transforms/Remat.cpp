@@ -122,13 +122,6 @@ std::string formatLocation(Location loc) {
   return text;
 }
 
-/// The top-level op of `func` that holds `op`.
-Operation *getTopLevelOp(func::FuncOp func, Operation *op) {
-  while (op->getParentOp() != func.getOperation())
-    op = op->getParentOp();
-  return op;
-}
-
 /// Recomputes the values of one buffer that are used after `peakPoint`:
 /// for each, the ops of the buffer that computed it (the in-place chain and
 /// views, found by following operands inside the buffer) are cloned into a
@@ -263,19 +256,6 @@ std::optional<Policy> getPolicyInBody(Value value, func::FuncOp func) {
 std::optional<Policy> getBufferPolicy(const ActivationTimeline &timeline,
                                       const TimelineBuffer &buffer) {
   unsigned peak = timeline.getPeakPoint();
-  auto strength = [](Policy policy) {
-    switch (policy) {
-    case Policy::MustSave:
-      return 4;
-    case Policy::MustRecompute:
-      return 3;
-    case Policy::PreferSave:
-      return 2;
-    case Policy::PreferRecompute:
-      return 1;
-    }
-    llvm_unreachable("unknown policy");
-  };
   std::optional<Policy> strongest;
   for (Value v : buffer.values) {
     std::optional<Policy> policy = getPolicyInBody(v, timeline.getFunction());
@@ -283,7 +263,8 @@ std::optional<Policy> getBufferPolicy(const ActivationTimeline &timeline,
           return timeline.getProgramPoint(user) > peak;
         }))
       continue;
-    if (!strongest || strength(*policy) > strength(*strongest))
+    if (!strongest ||
+        getPolicyStrength(*policy) > getPolicyStrength(*strongest))
       strongest = policy;
   }
   return strongest;

@@ -21,33 +21,13 @@ using namespace mlir;
 using namespace mlir::ckpt;
 namespace planner = ::ckpt::planner;
 
-bool mlir::ckpt::isRecomputable(Operation *op) {
-  // Ops with regions other than a linalg payload are not recomputed:
-  // recompute regions and user checkpoints, loops, and tensor.pad, whose
-  // bufferization inside a recompute region the memory analysis overstates.
-  if (op->getNumRegions() && !isa<linalg::LinalgOp>(op))
-    return false;
-  return isMemoryEffectFree(op);
-}
-
-namespace {
-
-/// The top-level op of `func` that holds `op`.
-Operation *getTopLevelOp(func::FuncOp func, Operation *op) {
+Operation *mlir::ckpt::getTopLevelOp(func::FuncOp func, Operation *op) {
   while (op->getParentOp() != func.getOperation())
     op = op->getParentOp();
   return op;
 }
 
-/// Constant-like top-level ops are not nodes: they hold no buffer and are
-/// cloned where needed.
-bool isConstantLike(Operation *op) {
-  return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
-         matchPattern(op->getResult(0), m_Constant());
-}
-
-/// How strongly a policy binds, to pick one for a node of several ops.
-int getStrength(Policy policy) {
+int mlir::ckpt::getPolicyStrength(Policy policy) {
   switch (policy) {
   case Policy::MustSave:
     return 4;
@@ -59,6 +39,24 @@ int getStrength(Policy policy) {
     return 1;
   }
   llvm_unreachable("unknown policy");
+}
+
+bool mlir::ckpt::isRecomputable(Operation *op) {
+  // Ops with regions other than a linalg payload are not recomputed:
+  // recompute regions and user checkpoints, loops, and tensor.pad, whose
+  // bufferization inside a recompute region the memory analysis overstates.
+  if (op->getNumRegions() && !isa<linalg::LinalgOp>(op))
+    return false;
+  return isMemoryEffectFree(op);
+}
+
+namespace {
+
+/// Constant-like top-level ops are not nodes: they hold no buffer and are
+/// cloned where needed.
+bool isConstantLike(Operation *op) {
+  return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         matchPattern(op->getResult(0), m_Constant());
 }
 
 planner::RematPolicy toPlannerPolicy(Policy policy) {
@@ -258,7 +256,7 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
         node.isRecomputable = false;
       if (auto attr =
               op->getAttrOfType<PolicyAttr>(CkptDialect::getPolicyAttrName()))
-        if (!policy || getStrength(attr.getValue()) > getStrength(*policy))
+        if (!policy || getPolicyStrength(attr.getValue()) > getPolicyStrength(*policy))
           policy = attr.getValue();
       // Edges from the nodes whose values the op reads (also inside its
       // regions).

@@ -11,6 +11,7 @@
 
 #include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Planner/RematProblem.h"
 #include "ckpt/Planner/Schedule.h"
 
@@ -81,6 +82,13 @@ FailureOr<SmallVector<AppliedRecompute>>
 applySchedule(const RematGraph &graph,
               ArrayRef<::ckpt::planner::ScheduleStep> schedule,
               const DeviceTarget &target);
+
+/// The op of `func`'s body that holds `op` (`op` itself when top-level).
+Operation *getTopLevelOp(func::FuncOp func, Operation *op);
+
+/// How strongly a `ckpt.policy` binds, to pick one where several apply:
+/// must_save, then must_recompute, then prefer_save, then prefer_recompute.
+int getPolicyStrength(Policy policy);
 
 /// True when `op` can be executed a second time without changing the
 /// program and the memory analysis sizes its clone exactly: no memory

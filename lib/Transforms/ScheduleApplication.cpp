@@ -81,9 +81,7 @@ std::optional<unsigned> ScheduleApplier::getNodeOf(Value value) const {
   Operation *def = value.getDefiningOp();
   if (!def)
     return std::nullopt;
-  while (def->getParentOp() != body)
-    def = def->getParentOp();
-  auto it = graph.nodeOfOp.find(def);
+  auto it = graph.nodeOfOp.find(getTopLevelOp(func, def));
   if (it == graph.nodeOfOp.end())
     return std::nullopt;
   return it->second;
@@ -300,9 +298,8 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
   };
   for (AppliedRecompute &recompute : llvm::reverse(applied)) {
     Operation *anchor = nullptr;
-    for (Operation *user : recompute.region->getUsers()) {
-      while (user->getParentOp() != body)
-        user = user->getParentOp();
+    for (Operation *reader : recompute.region->getUsers()) {
+      Operation *user = getTopLevelOp(func, reader);
       Operation *candidate = user;
       if (auto it = anchorOf.find(user); it != anchorOf.end()) {
         candidate = it->second;
