@@ -403,7 +403,6 @@ private:
                                      FunctionOutcome &outcome);
   LogicalResult retryAsMinimum(ModuleOp module, func::FuncOp &func,
                                func::FuncOp pristine,
-                               const ActivationTimeline &timeline,
                                const std::optional<planner::SolverSpec> &spec,
                                const DeviceTarget &deviceTarget,
                                FunctionOutcome &outcome);
@@ -776,7 +775,7 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
             lowerPeakGreedily(module, func, deviceTarget, minimize, outcome))) {
       if (!outcome.stuck)
         return failure();
-      if (failed(retryAsMinimum(module, func, *pristine, *timeline, spec,
+      if (failed(retryAsMinimum(module, func, *pristine, spec,
                                 deviceTarget, outcome)))
         return failure();
       planned = 0;
@@ -803,7 +802,6 @@ RematPass::rematerialize(ModuleOp module, func::FuncOp func,
 
 LogicalResult RematPass::retryAsMinimum(
     ModuleOp module, func::FuncOp &func, func::FuncOp pristine,
-    const ActivationTimeline &timeline,
     const std::optional<planner::SolverSpec> &spec,
     const DeviceTarget &deviceTarget, FunctionOutcome &outcome) {
   // Start over from the function as it came, lowering the peak as far as
