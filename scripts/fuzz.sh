@@ -22,7 +22,9 @@ BUILD_DIR="$build" \
   CKPT_CMAKE_ARGS="-DCKPT_SANITIZE=address,undefined -DCKPT_ENABLE_FUZZERS=ON" \
   bash "$root/scripts/build.sh" "${targets[@]}"
 
-export ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0
+# allow_user_poisoning=0: see test/sanitizer_env.py (LLVM's allocator poisoning
+# in instrumented code meets libMLIR's uninstrumented allocator).
+export ASAN_OPTIONS=detect_leaks=0:detect_container_overflow=0:allow_user_poisoning=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for harness in "${harnesses[@]}"; do
   work="$build/fuzz-$harness"

@@ -110,6 +110,20 @@ if config.ckpt_cuda_runtime_built:
          (" -fsanitize=address -shared-libasan"
           if getattr(config, "ckpt_sanitize", "") else "")))
 
+    # %fake_cuda DIR builds stand-ins for libcuda.so.1 and cuBLAS (under the
+    # soname and symbol version the toolkit's cuBLAS has) into DIR: CUDA
+    # builds then run their host side without a GPU (test/Runtime/Inputs).
+    import glob
+    cublas = sorted(glob.glob(os.path.join(config.cuda_library_dir, "libcublas.so.[0-9]*")),
+                    key=len)
+    cublas_soname = os.path.basename(cublas[0]) if cublas else "libcublas.so"
+    inputs = os.path.join(config.ckpt_src_root, "test", "Runtime", "Inputs")
+    config.substitutions.append(
+        ("%fake_cuda",
+         "env CUDA_HOME=" + os.path.dirname(config.cuda_library_dir.rstrip("/")) +
+         " CC=%clang bash " + os.path.join(inputs, "build-fake-cuda.sh") + " " +
+         cublas_soname))
+
 # GPU execution tests need a CUDA device; build machines and CI have none.
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-gpu")

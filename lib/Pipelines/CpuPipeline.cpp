@@ -20,20 +20,8 @@ using namespace mlir;
 
 void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
-  TensorPreparationOptions tensorPrep;
-  tensorPrep.fuseElementwise = options.fuseElementwise.getValue();
-  buildTensorPreparationPipeline(pm, tensorPrep);
-  if (!options.rematBudget.empty()) {
-    RematPassOptions remat;
-    remat.budget = options.rematBudget;
-    remat.functionNames.assign(options.rematFunctions.begin(),
-                               options.rematFunctions.end());
-    remat.solver = options.rematSolver;
-    remat.policy = options.rematPolicy;
-    remat.reportFile = options.rematReport;
-    remat.timeLimit = options.rematTimeLimit;
-    pm.addPass(createRematPass(remat));
-  }
+  buildTensorAndRematStages(pm, options.fuseElementwise,
+                            RematStageSettings::from(options));
 
   buildBufferizationPipeline(pm);
 

@@ -48,11 +48,10 @@ mlir::ckpt::verifyGpuPipelineOptions(const GpuPipelineOptions &options,
 
 void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
                                   const GpuPipelineOptions &options) {
-  // The tensor stage and bufferization of the CPU pipeline: the memory
-  // analysis forecasts exactly these buffers.
-  TensorPreparationOptions tensorPrep;
-  tensorPrep.fuseElementwise = options.fuseElementwise.getValue();
-  buildTensorPreparationPipeline(pm, tensorPrep);
+  // The tensor and remat stages and bufferization of the CPU pipeline: the
+  // memory analysis forecasts exactly these buffers.
+  buildTensorAndRematStages(pm, options.fuseElementwise,
+                            RematStageSettings::from(options));
   // Frees right after last use are placed while everything is host code:
   // deallocation rejects the barriers kernels contain.
   buildBufferizationPipeline(pm);

@@ -45,3 +45,22 @@ void mlir::ckpt::buildRematPipeline(OpPassManager &pm,
   remat.timeLimit = options.timeLimit;
   pm.addPass(createRematPass(remat));
 }
+
+void mlir::ckpt::buildTensorAndRematStages(OpPassManager &pm,
+                                           bool fuseElementwise,
+                                           const RematStageSettings &settings) {
+  TensorPreparationOptions tensorPrep;
+  tensorPrep.fuseElementwise = fuseElementwise;
+  buildTensorPreparationPipeline(pm, tensorPrep);
+  if (settings.budget.empty())
+    return;
+  RematPassOptions remat;
+  remat.budget = settings.budget;
+  remat.functionNames.assign(settings.functions.begin(),
+                             settings.functions.end());
+  remat.solver = settings.solver;
+  remat.policy = settings.policy;
+  remat.reportFile = settings.report;
+  remat.timeLimit = settings.timeLimit;
+  pm.addPass(createRematPass(remat));
+}

@@ -4,11 +4,14 @@
     step = CompiledStep("libstep.so", "loss_grad")
     loss, *grads = step(x, target, *weights)       # numpy arrays in and out
 
-The library describes its entry (`ckpt_<entry>_signature`: shapes and dtypes
-of inputs and outputs); arguments are checked against it and passed as
-contiguous buffers. torch tensors are accepted too (moved to the CPU); the
-outputs are then torch tensors. `peak_bytes()` reads the runtime's peak
-measurement of the last call.
+The library describes its entry (`ckpt_<entry>_signature`: backend, shapes
+and dtypes of inputs and outputs); arguments are checked against it and
+passed as contiguous buffers. torch tensors are accepted too; the outputs are
+then torch tensors. A CPU library takes them through the CPU. A CUDA library
+(`ckpt-compile --backend=cuda`) called with CUDA tensors reads them in place
+(`ckpt_<entry>_device`) and returns CUDA tensors; with numpy arrays or CPU
+tensors it stages the inputs into managed memory. `peak_bytes()` reads the
+runtime's peak measurement of the last call (device bytes for CUDA).
 """
 
 import ctypes
@@ -42,9 +45,20 @@ class CompiledStep:
             raise ValueError(f"{library} has no ckpt-compile entry '{entry}'") from None
         describe.restype = ctypes.c_char_p
         self.signature = json.loads(describe().decode())
-        self.function.restype = ctypes.c_int
-        self.function.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
-        self.library.ckpt_runtime_peak_bytes.restype = ctypes.c_int64
+        self.backend = self.signature.get("backend", "cpu")
+        self.device_function = None
+        if self.backend == "cuda":
+            self.device_function = getattr(self.library, f"ckpt_{entry}_device")
+            self._peak = self.library.ckpt_cuda_peak_bytes
+            self._reset = self.library.ckpt_cuda_reset
+        else:
+            self._peak = self.library.ckpt_runtime_peak_bytes
+            self._reset = self.library.ckpt_runtime_reset
+        for function in (self.function, self.device_function):
+            if function is not None:
+                function.restype = ctypes.c_int
+                function.argtypes = [ctypes.POINTER(ctypes.c_void_p)] * 2
+        self._peak.restype = ctypes.c_int64
         self.inputs = [(tuple(t["shape"]), DTYPES[t["dtype"]])
                        for t in self.signature["inputs"]]
         self.outputs = [(tuple(t["shape"]), DTYPES[t["dtype"]])
@@ -54,6 +68,9 @@ class CompiledStep:
         if len(args) != len(self.inputs):
             raise TypeError(f"{self.signature['entry']} takes {len(self.inputs)} "
                             f"arguments, got {len(args)}")
+        if self.device_function is not None and args and all(
+                getattr(arg, "is_cuda", False) for arg in args):
+            return self._call_on_device(args)
         torch = None
         arrays = []
         for index, (arg, (shape, dtype)) in enumerate(zip(args, self.inputs)):
@@ -71,7 +88,7 @@ class CompiledStep:
         inputs = (ctypes.c_void_p * max(1, len(arrays)))(
             *[a.ctypes.data for a in arrays])
         outputs = (ctypes.c_void_p * len(results))(*[r.ctypes.data for r in results])
-        self.library.ckpt_runtime_reset()
+        self._reset()
         status = self.function(inputs, outputs)
         if status != 0:
             raise RuntimeError(f"{self.signature['entry']} returned {status}")
@@ -79,7 +96,31 @@ class CompiledStep:
             return [torch.from_numpy(r) for r in results]
         return results
 
+    def _call_on_device(self, args):
+        """CUDA tensors in, CUDA tensors out, no staging copies."""
+        import torch
+        tensors = []
+        for index, (arg, (shape, dtype)) in enumerate(zip(args, self.inputs)):
+            expected = torch.from_numpy(numpy.empty(0, dtype)).dtype
+            if tuple(arg.shape) != shape or arg.dtype != expected:
+                raise TypeError(f"argument #{index}: expected {shape} {expected}, "
+                                f"got {tuple(arg.shape)} {arg.dtype}")
+            tensors.append(arg.detach().contiguous())
+        device = tensors[0].device
+        results = [torch.empty(shape, dtype=torch.from_numpy(numpy.empty(0, dtype)).dtype,
+                               device=device) for shape, dtype in self.outputs]
+        # The runtime's streams do not wait for torch's: the inputs must be
+        # ready before the call (which returns when the outputs are written).
+        torch.cuda.synchronize(device)
+        inputs = (ctypes.c_void_p * len(tensors))(*[t.data_ptr() for t in tensors])
+        outputs = (ctypes.c_void_p * len(results))(*[r.data_ptr() for r in results])
+        self._reset()
+        status = self.device_function(inputs, outputs)
+        if status != 0:
+            raise RuntimeError(f"{self.signature['entry']} returned {status}")
+        return results
+
     def peak_bytes(self):
         """Peak bytes the step allocated in the last call (the caller's
-        buffers are not counted)."""
-        return self.library.ckpt_runtime_peak_bytes()
+        buffers are not counted; staged inputs of a CUDA library are)."""
+        return self._peak()

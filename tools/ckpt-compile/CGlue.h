@@ -18,10 +18,23 @@
 
 namespace ckpt::aot {
 
+/// Where the compiled entry runs.
+enum class Backend {
+  /// Host code; buffers come from libckpt_runtime's allocation hooks.
+  Cpu,
+  /// Host code launching CUDA kernels; buffers are managed memory from
+  /// libckpt_cuda_runtime (`mgpuMemAlloc`), counted as device memory.
+  Cuda,
+};
+
+/// `cpu` or `cuda`.
+llvm::StringRef getBackendName(Backend backend);
+
 /// The entry as the C sources see it.
 struct EntrySignature {
   std::string name;
   llvm::SmallVector<mlir::RankedTensorType> arguments, results;
+  Backend backend = Backend::Cpu;
 };
 
 /// Returns the C element type for `type` (`float`, `double`, `int8_t`,
@@ -32,12 +45,17 @@ std::string getCElementType(mlir::Type type);
 /// arguments and results, and
 ///   int ckpt_<entry>(const void *const *inputs, void *const *outputs);
 /// which reads each input from a contiguous row-major buffer, writes each
-/// output into a caller-provided buffer of its size and returns 0.
+/// output into a caller-provided buffer of its size and returns 0. For the
+/// CUDA backend the buffers may be host or device memory (the runtime copies
+/// between them), and the header also declares `ckpt_<entry>_device`, which
+/// reads inputs in place from memory kernels can reach (device or managed)
+/// instead of staging them.
 void writeHeader(llvm::raw_ostream &os, const EntrySignature &entry);
 
 /// Writes the implementation of the header's function (it builds memref
 /// descriptors, calls `_mlir_ciface_<entry>`, copies the results out and
-/// frees what the call allocated through the runtime).
+/// frees what the call allocated through the runtime; on CUDA it stages the
+/// inputs into managed memory first).
 void writeGlue(llvm::raw_ostream &os, const EntrySignature &entry,
                llvm::StringRef headerName);
 
@@ -46,6 +64,8 @@ void writeGlue(llvm::raw_ostream &os, const EntrySignature &entry,
 /// count), runs the entry N times (`--iterations=N --seed=S` on its command
 /// line) and prints the median step time, the peak bytes the runtime
 /// measured and each output's FNV-1a checksum and sum, in ckpt-run's format.
+/// `--dump-outputs=FILE` writes the outputs' bytes, in order, to FILE;
+/// `--signature` prints the entry's JSON description and exits.
 void writeDriver(llvm::raw_ostream &os, const EntrySignature &entry);
 
 } // namespace ckpt::aot

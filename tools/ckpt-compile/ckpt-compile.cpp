@@ -1,10 +1,12 @@
 //===- ckpt-compile.cpp - ahead-of-time builds of training steps ----------===//
 //
 // Compiles one entry function of a module (optionally rematerialized) with
-// ckpt-cpu-pipeline into a host object, and links it with the project
-// runtime into an executable that runs it like ckpt-run, or a shared library
-// with a plain C ABI and a generated header. What it produces depends on no
-// LLVM or MLIR library at run time: libc, libm and libstdc++ only.
+// ckpt-cpu-pipeline or ckpt-gpu-pipeline into a host object, and links it
+// with the project runtime into an executable that runs it like ckpt-run, or
+// a shared library with a plain C ABI and a generated header. What it
+// produces depends on no LLVM or MLIR library at run time: libc, libm and
+// libstdc++ only, plus the CUDA driver and cuBLAS for --backend=cuda (the
+// kernels are cubins inside the host object).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,8 +53,14 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("file"),
                                            cl::Required);
 static cl::opt<std::string>
-    backend("backend", cl::desc("Target: cpu (cuda: not yet)"),
+    backend("backend",
+            cl::desc("Target: cpu (ckpt-cpu-pipeline) or cuda "
+                     "(ckpt-gpu-pipeline: kernels embedded as cubins, cuBLAS "
+                     "GEMMs, managed buffers counted as device memory)"),
             cl::init("cpu"));
+static cl::opt<std::string>
+    chip("chip", cl::desc("GPU architecture of the cubins (--backend=cuda)"),
+         cl::init("sm_90"));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("What to produce: exe (a driver that runs the entry like "
@@ -176,10 +184,14 @@ int main(int argc, char **argv) {
       argc, argv,
       "ckpt-compile: ahead-of-time build of a (rematerialized) training "
       "step\n");
-  if (backend != "cpu")
-    fail("--backend=" + backend +
-         " is not supported by ckpt-compile yet (cpu only); the CUDA path "
-         "compiles with ckpt-gpu-pipeline");
+  if (backend != "cpu" && backend != "cuda")
+    fail("--backend=" + backend + " is not one of cpu, cuda");
+  bool cuda = backend == "cuda";
+#ifndef CKPT_CUDA_RUNTIME_STATIC_LIBRARY
+  if (cuda)
+    fail("--backend=cuda: this ckpt-compile was built without a CUDA "
+         "toolkit (no libckpt_cuda_runtime to link)");
+#endif
   if (emit != "exe" && emit != "lib" && emit != "obj")
     fail("--emit=" + emit + " is not one of exe, lib, obj");
 
@@ -211,6 +223,8 @@ int main(int argc, char **argv) {
          "entry must be public");
   ::ckpt::aot::EntrySignature signature;
   signature.name = entryName;
+  signature.backend =
+      cuda ? ::ckpt::aot::Backend::Cuda : ::ckpt::aot::Backend::Cpu;
   auto check = [&](Type type, llvm::StringRef role,
                    SmallVectorImpl<RankedTensorType> &into) {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -233,15 +247,30 @@ int main(int argc, char **argv) {
 
   mlir::ckpt::registerCkptPassesAndPipelines();
   PassManager pm(&context);
-  mlir::ckpt::CpuPipelineOptions options;
-  options.rematBudget = rematBudget;
-  options.rematFunctions.push_back(entryName);
-  options.rematSolver = rematSolver;
-  options.rematPolicy = rematPolicy;
-  options.rematReport = rematReport;
-  mlir::ckpt::buildCpuPipeline(pm, options);
+  // Both pipelines rematerialize the entry alone, the same way.
+  auto setRemat = [&](auto &options) {
+    options.rematBudget = rematBudget;
+    options.rematFunctions.push_back(entryName);
+    options.rematSolver = rematSolver;
+    options.rematPolicy = rematPolicy;
+    options.rematReport = rematReport;
+  };
+  if (cuda) {
+    mlir::ckpt::GpuPipelineOptions options;
+    setRemat(options);
+    options.chip = chip;
+    std::string message;
+    if (failed(mlir::ckpt::verifyGpuPipelineOptions(options, message)))
+      fail(message);
+    mlir::ckpt::buildGpuPipeline(pm, options);
+  } else {
+    mlir::ckpt::CpuPipelineOptions options;
+    setRemat(options);
+    mlir::ckpt::buildCpuPipeline(pm, options);
+  }
   if (failed(pm.run(*module)))
-    fail("ckpt-cpu-pipeline failed on '" + inputFilename + "'");
+    fail("ckpt-" + std::string(cuda ? "gpu" : "cpu") +
+         "-pipeline failed on '" + inputFilename + "'");
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -294,8 +323,21 @@ int main(int argc, char **argv) {
       ::ckpt::aot::writeHeader(os, signature);
     });
   }
-  link.insert(link.end(), {glue, object, CKPT_RUNTIME_STATIC_LIBRARY,
-                           "-lstdc++", "-lm", "-o", outputFilename});
+  link.insert(link.end(), {glue, object});
+  if (cuda) {
+#ifdef CKPT_CUDA_RUNTIME_STATIC_LIBRARY
+    // The driver stub stands in for libcuda.so.1 at link time; cuBLAS is
+    // found next to the toolkit (or through LD_LIBRARY_PATH) at run time.
+    std::string cudaLibraries = CKPT_CUDA_LIBRARY_DIR;
+    link.insert(link.end(),
+                {CKPT_CUDA_RUNTIME_STATIC_LIBRARY, "-L" + cudaLibraries,
+                 "-lcublas", "-L" + cudaLibraries + "/stubs", "-lcuda",
+                 "-Wl,-rpath," + cudaLibraries});
+#endif
+  } else {
+    link.push_back(CKPT_RUNTIME_STATIC_LIBRARY);
+  }
+  link.insert(link.end(), {"-lstdc++", "-lm", "-o", outputFilename});
   run(link);
 
   if (keepTemporaries)

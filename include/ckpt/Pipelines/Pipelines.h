@@ -20,7 +20,7 @@ namespace ckpt {
 /// Options of `ckpt-tensor-prep`.
 struct TensorPreparationOptions
     : public PassPipelineOptions<TensorPreparationOptions> {
-  PassOptions::Option<bool> fuseElementwise{
+  ::mlir::detail::PassOptions::Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
       llvm::cl::desc("Fuse elementwise linalg ops on tensors (removes "
                      "intermediate tensors)"),
@@ -38,28 +38,28 @@ void buildTensorPreparationPipeline(OpPassManager &pm,
 
 /// Options of `ckpt-remat-pipeline`.
 struct RematPipelineOptions : public PassPipelineOptions<RematPipelineOptions> {
-  PassOptions::Option<std::string> budget{
+  ::mlir::detail::PassOptions::Option<std::string> budget{
       *this, "budget",
       llvm::cl::desc("Memory budget: a fraction of the baseline peak (0.7, "
                      "70%) or bytes (512MiB, 2GB)"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> report{
+  ::mlir::detail::PassOptions::Option<std::string> report{
       *this, "report", llvm::cl::desc("File for the JSON remat report"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> target{
+  ::mlir::detail::PassOptions::Option<std::string> target{
       *this, "target", llvm::cl::desc("Device target for time estimates"),
       llvm::cl::init("h100-sxm")};
-  PassOptions::Option<std::string> solver{
+  ::mlir::detail::PassOptions::Option<std::string> solver{
       *this, "solver",
       llvm::cl::desc("Solver: auto, greedy, chain-dp, ilp, uniform:K, none "
                      "or greedy-peak"),
       llvm::cl::init("auto")};
-  PassOptions::Option<std::string> policy{
+  ::mlir::detail::PassOptions::Option<std::string> policy{
       *this, "policy",
       llvm::cl::desc("Named policies: save-matmuls, recompute-elementwise, "
                      "save-names:NAME[,NAME...], combined with '+'"),
       llvm::cl::init("")};
-  PassOptions::Option<double> timeLimit{
+  ::mlir::detail::PassOptions::Option<double> timeLimit{
       *this, "time-limit",
       llvm::cl::desc("Seconds the ILP solver may take"), llvm::cl::init(10.0)};
 };
@@ -77,39 +77,71 @@ void buildRematPipeline(OpPassManager &pm, const RematPipelineOptions &options);
 /// right after the buffer's last use (`optimize-allocation-liveness`).
 void buildBufferizationPipeline(OpPassManager &pm);
 
-/// Options of `ckpt-cpu-pipeline`.
-struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
-  PassOptions::Option<bool> fuseElementwise{
+/// Options both lowering pipelines share: the tensor stage, an optional
+/// `ckpt-remat` stage after it (the CPU and GPU builds of one program then
+/// rematerialize identically) and the final verification.
+template <typename Derived>
+struct LoweringPipelineOptions : public PassPipelineOptions<Derived> {
+  ::mlir::detail::PassOptions::Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
       llvm::cl::desc("Fuse elementwise linalg ops on tensors before "
                      "bufferization (removes intermediate tensors)"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> rematBudget{
+  ::mlir::detail::PassOptions::Option<std::string> rematBudget{
       *this, "remat-budget",
       llvm::cl::desc("Run ckpt-remat with this budget after the tensor "
                      "preparation (a fraction of the peak such as 0.7 or "
                      "70%, or bytes such as 512MiB); empty: no remat"),
       llvm::cl::init("")};
-  PassOptions::ListOption<std::string> rematFunctions{
+  ::mlir::detail::PassOptions::ListOption<std::string> rematFunctions{
       *this, "remat-functions",
       llvm::cl::desc("Functions ckpt-remat works on (default: all)")};
-  PassOptions::Option<std::string> rematSolver{
+  ::mlir::detail::PassOptions::Option<std::string> rematSolver{
       *this, "remat-solver", llvm::cl::desc("ckpt-remat's solver option"),
       llvm::cl::init("auto")};
-  PassOptions::Option<std::string> rematPolicy{
+  ::mlir::detail::PassOptions::Option<std::string> rematPolicy{
       *this, "remat-policy", llvm::cl::desc("ckpt-remat's policy option"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> rematReport{
+  ::mlir::detail::PassOptions::Option<std::string> rematReport{
       *this, "remat-report", llvm::cl::desc("ckpt-remat's report option"),
       llvm::cl::init("")};
-  PassOptions::Option<double> rematTimeLimit{
+  ::mlir::detail::PassOptions::Option<double> rematTimeLimit{
       *this, "remat-time-limit",
       llvm::cl::desc("ckpt-remat's time-limit option"), llvm::cl::init(10.0)};
-  PassOptions::Option<bool> verifyLowering{
+  ::mlir::detail::PassOptions::Option<bool> verifyLowering{
       *this, "verify-lowering",
-      llvm::cl::desc("Fail with an error naming every op that is not in the "
-                     "LLVM dialect at the end"),
+      llvm::cl::desc("Fail with an error naming every op the lowering left "
+                     "behind"),
       llvm::cl::init(true)};
+};
+
+/// The remat stage's settings, taken from a lowering pipeline's options.
+struct RematStageSettings {
+  std::string budget;
+  SmallVector<std::string> functions;
+  std::string solver, policy, report;
+  double timeLimit = 10.0;
+
+  template <typename Derived>
+  static RematStageSettings from(const LoweringPipelineOptions<Derived> &o) {
+    RematStageSettings settings;
+    settings.budget = o.rematBudget;
+    settings.functions.assign(o.rematFunctions.begin(), o.rematFunctions.end());
+    settings.solver = o.rematSolver;
+    settings.policy = o.rematPolicy;
+    settings.report = o.rematReport;
+    settings.timeLimit = o.rematTimeLimit;
+    return settings;
+  }
+};
+
+/// Adds the tensor preparation and, when `remat.budget` is set, `ckpt-remat`:
+/// the stages before bufferization that the CPU and GPU pipelines share.
+void buildTensorAndRematStages(OpPassManager &pm, bool fuseElementwise,
+                               const RematStageSettings &remat);
+
+/// Options of `ckpt-cpu-pipeline`.
+struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {
 };
 
 /// Builds the CPU pipeline: linalg on tensors (with ckpt ops) down to the LLVM
@@ -123,55 +155,45 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 /// Options of `ckpt-gpu-pipeline`.
-struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
-  PassOptions::Option<std::string> chip{
+struct GpuPipelineOptions : public LoweringPipelineOptions<GpuPipelineOptions> {
+  ::mlir::detail::PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("GPU architecture the cubin is compiled for (CUDA 13's "
                      "ptxas rejects sm_50, the upstream default)"),
       llvm::cl::init("sm_90")};
-  PassOptions::Option<std::string> features{
+  ::mlir::detail::PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features of the target (sm_90 needs PTX >= 7.8)"),
       llvm::cl::init("+ptx80")};
-  PassOptions::Option<std::string> format{
+  ::mlir::detail::PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("What gpu.binary holds: bin (cubin), fatbin, isa (PTX) "
                      "or offloading (LLVM IR)"),
       llvm::cl::init("bin")};
-  PassOptions::Option<std::string> cudaPath{
+  ::mlir::detail::PassOptions::Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose ptxas and libdevice build the "
                      "kernels"),
       llvm::cl::init(CKPT_DEFAULT_CUDA_PATH)};
-  PassOptions::Option<std::string> gemm{
+  ::mlir::detail::PassOptions::Option<std::string> gemm{
       *this, "gemm",
       llvm::cl::desc("How matmul-like ops run: 'cublas' (calls into "
                      "libckpt_cuda_runtime) or 'codegen' (generated kernels)"),
       llvm::cl::init("cublas")};
-  PassOptions::Option<bool> allowTF32{
+  ::mlir::detail::PassOptions::Option<bool> allowTF32{
       *this, "allow-tf32",
       llvm::cl::desc("Run f32 cuBLAS GEMMs with TF32 tensor-core math"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> hostShared{
+  ::mlir::detail::PassOptions::Option<bool> hostShared{
       *this, "host-shared",
       llvm::cl::desc("Allocate buffers in managed memory that host code can "
                      "read too (printing, scalar reads); device memory "
                      "otherwise"),
       llvm::cl::init(true)};
-  PassOptions::Option<unsigned> threadsPerBlock{
+  ::mlir::detail::PassOptions::Option<unsigned> threadsPerBlock{
       *this, "threads-per-block",
       llvm::cl::desc("Threads per block of the generated kernels"),
       llvm::cl::init(256)};
-  PassOptions::Option<bool> fuseElementwise{
-      *this, "fuse-elementwise",
-      llvm::cl::desc("Fuse elementwise linalg ops on tensors before "
-                     "bufferization (removes intermediate tensors)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> verifyLowering{
-      *this, "verify-lowering",
-      llvm::cl::desc("Fail with an error naming every op that is neither in "
-                     "the LLVM dialect nor gpu.binary/gpu.launch_func"),
-      llvm::cl::init(true)};
 };
 
 /// Builds the GPU pipeline: linalg on tensors (with ckpt ops) to a host
