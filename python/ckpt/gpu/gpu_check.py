@@ -1,0 +1,253 @@
+"""GPU validation and benchmark of a package made by `python3 -m
+ckpt.gpu_package` (run it through run.sh on the GPU machine).
+
+Validation, for every program: each CUDA build runs 3 iterations on the
+inputs of seed 1 (the driver stops if an output changes between runs);
+every output must match the CPU build's (no remat) within a normwise
+relative error of 1e-4 (f32: cuBLAS and the kernels sum in other orders than
+the CPU loops); every remat build's outputs must be bit-identical to the
+CUDA build without remat; the device peak the runtime measured must not
+exceed the budget.
+
+Benchmark, for every GPT size: median step time and device peak of ckpt
+without remat and at each budget, PyTorch eager and PyTorch with
+torch.utils.checkpoint around every block (torch_gpt.py: same shapes and
+math, f32), as ratios to PyTorch eager; and ckpt's throughput at the peak
+memory of PyTorch + checkpoint (the fastest ckpt build whose peak is at most
+that). The benchmark checks too: remat builds bit-identical to the build
+without remat, device peak <= budget, and ckpt's loss and gradients equal
+PyTorch's on the same inputs (normwise relative error <= 1e-4).
+
+    python3 gpu_check.py [--iterations N] [--skip-validation] [--skip-torch]
+
+Writes results.json; exits 1 when a validation check fails.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+import numpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DTYPES = {"f32": numpy.float32, "f64": numpy.float64, "i1": numpy.uint8,
+          "i8": numpy.int8, "i32": numpy.int32, "i64": numpy.int64}
+TOLERANCE = 1e-4
+
+
+def read_outputs(path, outputs):
+    data = open(path, "rb").read()
+    arrays, offset = [], 0
+    for info in outputs:
+        dtype = numpy.dtype(DTYPES[info["dtype"]])
+        count = int(numpy.prod(info["shape"], dtype=numpy.int64))
+        arrays.append(numpy.frombuffer(data, dtype, count, offset).reshape(info["shape"]))
+        offset += count * dtype.itemsize
+    if offset != len(data):
+        raise ValueError(f"{path}: {len(data)} bytes, expected {offset}")
+    return arrays
+
+
+def run_exe(exe, iterations, dump=None, timeout=600):
+    command = [os.path.join(HERE, exe), f"--iterations={iterations}", "--seed=1"]
+    if dump:
+        command.append(f"--dump-outputs={dump}")
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    if result.returncode != 0:
+        lines = (result.stderr or result.stdout).strip().splitlines() or ["no output"]
+        return {"error": f"exit {result.returncode}: {lines[-1][-500:]}"}
+    values = dict(re.findall(r"^(median_step_time_s|peak_bytes)=(\S+)", result.stdout, re.M))
+    return {"median_step_time_s": float(values["median_step_time_s"]),
+            "peak_bytes": int(values["peak_bytes"])}
+
+
+def relative_error(actual, expected):
+    a = actual.astype(numpy.float64).ravel()
+    e = expected.astype(numpy.float64).ravel()
+    if not numpy.all(numpy.isfinite(a)):
+        return float("inf")
+    scale = numpy.linalg.norm(e)
+    difference = numpy.linalg.norm(a - e)
+    return float(difference / scale) if scale > 0 else float(difference)
+
+
+def validate(manifest, results):
+    failures = []
+    os.makedirs(os.path.join(HERE, "out"), exist_ok=True)
+    print(f"== validation: {manifest.get('backend', 'cuda')} builds vs the CPU build (normwise relative error "
+          f"<= {TOLERANCE:g}), remat vs no remat (bit-identical), measured "
+          "peak <= budget")
+    print(f"{'program':14} {'budget':8} {'peak B':>10} {'budget B':>10} {'cpu peak B':>10} "
+          f"{'max rel err':>11} {'bit-identical':>13}  status")
+    for name, program in manifest["validation"].items():
+        expected = read_outputs(os.path.join(HERE, program["reference"]), program["outputs"])
+        baseline_bytes = None
+        for variant in program["variants"]:
+            row = {"program": name, "budget": variant["budget"]}
+            results["validation"].append(row)
+            if "infeasible" in variant:
+                row["status"] = "infeasible at build time"
+                print(f"{name:14} {variant['budget']:8} {variant['infeasible']}")
+                continue
+            dump = os.path.join(HERE, "out", os.path.basename(variant["exe"]) + ".bin")
+            measured = run_exe(variant["exe"], 3, dump)
+            row.update(measured)
+            problems = []
+            if "error" in measured:
+                problems.append("run failed: " + measured["error"])
+            else:
+                actual = read_outputs(dump, program["outputs"])
+                errors = [relative_error(a, e) for a, e in zip(actual, expected)]
+                row["max_relative_error"] = max(errors)
+                if max(errors) > TOLERANCE:
+                    worst = max(range(len(errors)), key=errors.__getitem__)
+                    problems.append(f"output #{worst} relative error {errors[worst]:.3g}")
+                raw = open(dump, "rb").read()
+                if variant["budget"] == "none":
+                    baseline_bytes = raw
+                    row["bit_identical"] = None
+                else:
+                    row["bit_identical"] = raw == baseline_bytes
+                    if not row["bit_identical"]:
+                        problems.append("outputs differ from the CUDA build without remat")
+                budget = variant.get("budget_bytes")
+                if budget is not None and measured["peak_bytes"] > budget:
+                    problems.append(f"device peak {measured['peak_bytes']} > budget {budget}")
+            row["status"] = "ok" if not problems else "; ".join(problems)
+            if problems:
+                failures.append(f"{name}@{variant['budget']}: {row['status']}")
+            identical = {None: "-", True: "yes", False: "NO"}[row.get("bit_identical")]
+            print(f"{name:14} {variant['budget']:8} {row.get('peak_bytes', '-'):>10} "
+                  f"{variant.get('budget_bytes', '-'):>10} {program['cpu_peak_bytes']:>10} "
+                  f"{row.get('max_relative_error', float('nan')):>11.2e} {identical:>13}  "
+                  f"{row['status']}")
+    return failures
+
+
+def benchmark(manifest, results, iterations, skip_torch, device):
+    """Returns the failed checks (outputs, budgets, agreement with PyTorch)."""
+    failures = []
+    os.makedirs(os.path.join(HERE, "out"), exist_ok=True)
+    torch_gpt = None
+    if not skip_torch:
+        try:
+            sys.path.insert(0, HERE)
+            import torch_gpt as module  # noqa: E402
+            torch_gpt = module
+        except ImportError as error:
+            print(f"(no PyTorch: {error}; PyTorch rows skipped)")
+    for name, program in manifest["benchmark"].items():
+        shape = program["shape"]
+        print(f"\n== benchmark {name}: {shape} f32, {iterations} iterations, median")
+        rows, baseline_bytes, checks = [], None, {}
+        for variant in program["variants"]:
+            if "infeasible" in variant:
+                rows.append({"what": f"ckpt {variant['budget']}", "note": "infeasible"})
+                continue
+            dump = os.path.join(HERE, "out", os.path.basename(variant["exe"]) + ".bin")
+            measured = run_exe(variant["exe"], iterations, dump)
+            label = "ckpt no remat" if variant["budget"] == "none" else f"ckpt {variant['budget']}"
+            row = dict(measured, what=label, budget_bytes=variant.get("budget_bytes"),
+                       estimated_peak_bytes=variant.get("estimated_peak_bytes"))
+            rows.append(row)
+            if "error" in measured:
+                failures.append(f"{name}@{variant['budget']}: run failed: {measured['error']}")
+                continue
+            raw = open(dump, "rb").read()
+            if variant["budget"] == "none":
+                baseline_bytes = raw
+            else:
+                row["bit_identical"] = raw == baseline_bytes
+                if not row["bit_identical"]:
+                    failures.append(f"{name}@{variant['budget']}: outputs differ from "
+                                    "the CUDA build without remat")
+                budget = variant.get("budget_bytes")
+                if budget is not None and measured["peak_bytes"] > budget:
+                    failures.append(f"{name}@{variant['budget']}: device peak "
+                                    f"{measured['peak_bytes']} > budget {budget}")
+        if torch_gpt is not None and baseline_bytes is not None:
+            # The same model: PyTorch's loss and gradients on the inputs the
+            # ckpt driver generated.
+            arrays = torch_gpt.ckpt_inputs([i["shape"] for i in program["inputs"]], 1)
+            theirs = torch_gpt.loss_and_gradients(arrays, shape["heads"], device)
+            ours = read_outputs(os.path.join(HERE, "out", os.path.basename(
+                next(v["exe"] for v in program["variants"] if v["budget"] == "none")) + ".bin"),
+                program["outputs"])
+            error = max(relative_error(a, b) for a, b in zip(ours, theirs))
+            checks["torch_vs_ckpt_max_relative_error"] = error
+            print(f"ckpt (no remat) vs PyTorch, loss and every gradient: max normwise "
+                  f"relative error {error:.2e} (<= {TOLERANCE:g} required)")
+            if error > TOLERANCE:
+                failures.append(f"{name}: ckpt and PyTorch disagree ({error:.3g})")
+        if torch_gpt is not None:
+            for checkpoint in (False, True):
+                measured = torch_gpt.measure(shape["layers"], shape["seq"], shape["d"],
+                                             shape["heads"], checkpoint, iterations,
+                                             device=device)
+                rows.append(dict(measured, what="torch checkpoint/layer" if checkpoint
+                                 else "torch eager"))
+        eager = next((r for r in rows if r["what"] == "torch eager"), None)
+        print(f"{'':24} {'step ms':>9} {'peak MiB':>9} {'time/eager':>10} {'peak/eager':>10}")
+        for row in rows:
+            if "median_step_time_s" not in row:
+                print(f"{row['what']:24} {row.get('note') or row.get('error', '')}")
+                continue
+            if eager and eager["median_step_time_s"] > 0:
+                row["time_ratio_vs_torch_eager"] = row["median_step_time_s"] / eager["median_step_time_s"]
+            if eager and eager["peak_bytes"] > 0:  # 0: PyTorch on the CPU
+                row["peak_ratio_vs_torch_eager"] = row["peak_bytes"] / eager["peak_bytes"]
+            print(f"{row['what']:24} {row['median_step_time_s'] * 1e3:9.3f} "
+                  f"{row['peak_bytes'] / 2**20:9.2f} "
+                  f"{row.get('time_ratio_vs_torch_eager', float('nan')):10.3f} "
+                  f"{row.get('peak_ratio_vs_torch_eager', float('nan')):10.3f}")
+        reference = next((r for r in rows if r["what"] == "torch checkpoint/layer"), None)
+        summary = {}
+        if reference:
+            fitting = [r for r in rows if r["what"].startswith("ckpt") and
+                       "peak_bytes" in r and r["peak_bytes"] <= reference["peak_bytes"]]
+            if fitting:
+                best = min(fitting, key=lambda r: r["median_step_time_s"])
+                summary = {"ckpt_build": best["what"],
+                           "throughput_vs_torch_checkpoint":
+                               reference["median_step_time_s"] / best["median_step_time_s"]}
+                print(f"ckpt at <= torch+checkpoint's peak: {best['what']}, throughput "
+                      f"{summary['throughput_vs_torch_checkpoint']:.3f}x torch+checkpoint "
+                      "(goal >= 1.0)")
+            else:
+                print("no ckpt build fits torch+checkpoint's peak")
+        results["benchmark"][name] = {"shape": shape, "rows": rows, "summary": summary,
+                                      "checks": checks}
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description="GPU validation and benchmark of a ckpt package")
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--skip-validation", action="store_true")
+    parser.add_argument("--skip-benchmark", action="store_true")
+    parser.add_argument("--skip-torch", action="store_true")
+    parser.add_argument("--torch-device", default="cuda",
+                        help="device of the PyTorch rows (cpu: for tests without a GPU)")
+    args = parser.parse_args()
+    with open(os.path.join(HERE, "manifest.json")) as f:
+        manifest = json.load(f)
+    results = {"validation": [], "benchmark": {}}
+    failures = [] if args.skip_validation else validate(manifest, results)
+    if not args.skip_benchmark:
+        failures += benchmark(manifest, results, args.iterations, args.skip_torch,
+                              args.torch_device)
+    results["failures"] = failures
+    with open(os.path.join(HERE, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    if failures:
+        print(f"\nchecks FAILED ({len(failures)}):\n  " + "\n  ".join(failures))
+        return 1
+    print("\nall checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""The zoo's GPT-style stack (python/ckpt/models/transformer.py, no
+vocabulary) in PyTorch, for the GPU benchmark: the same shapes, the same
+math (pre-layer-norm blocks, causal multi-head attention written out as
+matmuls, a -1e9 mask and softmax, an erf-GELU MLP of width 4d, residuals,
+mean squared error against a target), parameters as plain tensors
+multiplied as `x @ W` like the MLIR.
+
+    python3 torch_gpt.py --layers 4 --seq 512 --d 128 --heads 8 [--checkpoint]
+
+prints the median step time and torch.cuda.max_memory_allocated of one
+training step (forward and backward, gradients of every parameter and of
+the input), eager or with torch.utils.checkpoint around every block.
+"""
+
+import argparse
+import json
+import math
+import statistics
+import time
+
+import torch
+
+
+def layer_norm(x, gamma, beta):
+    mean = x.mean(dim=-1, keepdim=True)
+    centered = x - mean
+    var = (centered * centered).mean(dim=-1, keepdim=True)
+    return centered * torch.rsqrt(var + 1e-5) * gamma + beta
+
+
+def attention(y, wq, wk, wv, wo, heads):
+    seq, d = y.shape
+    dh = d // heads
+    q = (y @ wq).reshape(seq, heads, dh).permute(1, 0, 2)
+    kt = (y @ wk).reshape(seq, heads, dh).permute(1, 2, 0)
+    v = (y @ wv).reshape(seq, heads, dh).permute(1, 0, 2)
+    scores = torch.bmm(q, kt) * (1.0 / math.sqrt(dh))
+    later = torch.ones(seq, seq, dtype=torch.bool, device=y.device).triu(1)
+    masked = scores.masked_fill(later, -1e9)
+    probs = torch.softmax(masked, dim=-1)
+    out = torch.bmm(probs, v).permute(1, 0, 2).reshape(seq, d)
+    return out @ wo
+
+
+def gelu(u):
+    return 0.5 * u * (1.0 + torch.erf(u * (1.0 / math.sqrt(2.0))))
+
+
+def block(h, p, heads):
+    y = layer_norm(h, p["ln1g"], p["ln1b"])
+    h = h + attention(y, p["wq"], p["wk"], p["wv"], p["wo"], heads)
+    y2 = layer_norm(h, p["ln2g"], p["ln2b"])
+    return h + gelu(y2 @ p["w1"]) @ p["w2"]
+
+
+def make_parameters(layers, d, device, seed):
+    generator = torch.Generator(device="cpu").manual_seed(seed)
+
+    def uniform(*shape):
+        return (torch.rand(*shape, generator=generator) * 2 - 1).to(device).requires_grad_()
+
+    params = []
+    for _ in range(layers):
+        params.append({
+            "ln1g": uniform(d), "ln1b": uniform(d),
+            "wq": uniform(d, d), "wk": uniform(d, d), "wv": uniform(d, d), "wo": uniform(d, d),
+            "ln2g": uniform(d), "ln2b": uniform(d),
+            "w1": uniform(d, 4 * d), "w2": uniform(4 * d, d)})
+    return params
+
+
+PARAMETER_NAMES = ("ln1g", "ln1b", "wq", "wk", "wv", "wo", "ln2g", "ln2b", "w1", "w2")
+
+
+def ckpt_inputs(shapes, seed=1):
+    """The float inputs ckpt-run and ckpt-compile's drivers generate from
+    `seed` (splitmix64, values in [-1, 1)), one array per shape, in order."""
+    import numpy
+    arrays, state = [], numpy.uint64(seed)
+    increment = numpy.uint64(0x9E3779B97F4A7C15)
+    for shape in shapes:
+        count = int(numpy.prod(shape, dtype=numpy.int64))
+        with numpy.errstate(over="ignore"):
+            z = state + increment * numpy.arange(1, count + 1, dtype=numpy.uint64)
+            state = z[-1] if count else state
+            z = (z ^ (z >> numpy.uint64(30))) * numpy.uint64(0xBF58476D1CE4E5B9)
+            z = (z ^ (z >> numpy.uint64(27))) * numpy.uint64(0x94D049BB133111EB)
+            z = z ^ (z >> numpy.uint64(31))
+        values = (z >> numpy.uint64(40)).astype(numpy.float64) * 2.0 ** -24 * 2.0 - 1.0
+        arrays.append(values.astype(numpy.float32).reshape(shape))
+    return arrays
+
+
+def loss_and_gradients(arrays, heads, device="cuda"):
+    """The zoo model's `loss_grad` on ckpt's argument list (x, target, then
+    each layer's parameters in PARAMETER_NAMES order): the loss and the
+    gradients of every argument, as numpy arrays, in ckpt's output order."""
+    tensors = [torch.from_numpy(a).to(device).requires_grad_() for a in arrays]
+    x, target, rest = tensors[0], tensors[1], tensors[2:]
+    params = [dict(zip(PARAMETER_NAMES, rest[i:i + len(PARAMETER_NAMES)]))
+              for i in range(0, len(rest), len(PARAMETER_NAMES))]
+    loss = step(x, target, params, heads, checkpoint=False)
+    return [loss.detach().cpu().numpy()] + [t.grad.cpu().numpy() for t in tensors]
+
+
+def step(x, target, params, heads, checkpoint):
+    h = x
+    for p in params:
+        if checkpoint:
+            h = torch.utils.checkpoint.checkpoint(block, h, p, heads, use_reentrant=False)
+        else:
+            h = block(h, p, heads)
+    loss = ((h - target) ** 2).mean()
+    loss.backward()
+    return loss
+
+
+def measure(layers, seq, d, heads, checkpoint=False, iterations=20, seed=1,
+            device="cuda"):
+    """Median step time (s) and peak allocated bytes of one training step."""
+    params = make_parameters(layers, d, device, seed)
+    generator = torch.Generator(device="cpu").manual_seed(seed + 1)
+    x = (torch.rand(seq, d, generator=generator) * 2 - 1).to(device).requires_grad_()
+    target = (torch.rand(seq, d, generator=generator) * 2 - 1).to(device)
+    cuda = device.startswith("cuda")
+    times, peak = [], 0
+    for iteration in range(iterations + 3):
+        for p in params:
+            for t in p.values():
+                t.grad = None
+        x.grad = None
+        if cuda:
+            torch.cuda.synchronize()
+            torch.cuda.reset_peak_memory_stats()
+        start = time.perf_counter()
+        step(x, target, params, heads, checkpoint)
+        if cuda:
+            torch.cuda.synchronize()
+        elapsed = time.perf_counter() - start
+        if iteration >= 3:  # warm-up
+            times.append(elapsed)
+            if cuda:
+                peak = max(peak, torch.cuda.max_memory_allocated())
+    return {"median_step_time_s": statistics.median(times), "peak_bytes": peak}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--layers", type=int, default=4)
+    parser.add_argument("--seq", type=int, default=512)
+    parser.add_argument("--d", type=int, default=128)
+    parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--checkpoint", action="store_true")
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--device", default="cuda")
+    args = parser.parse_args()
+    result = measure(args.layers, args.seq, args.d, args.heads, args.checkpoint,
+                     args.iterations, device=args.device)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
