@@ -1,9 +1,10 @@
 //===- ckpt-run.cpp - run a function on deterministic inputs --------------===//
 //
-// Compiles a module with ckpt-cpu-pipeline, JIT-runs one entry function on
-// deterministic pseudo-random inputs of its argument types and reports the
-// median step time, the peak bytes measured by libckpt_runtime and bit-exact
-// checksums of the outputs. With --compare, it does so without and with
+// Compiles a module with ckpt-cpu-pipeline (or ckpt-gpu-pipeline for
+// --backend=cuda), JIT-runs one entry function on deterministic pseudo-random
+// inputs of its argument types and reports the median step time, the peak
+// bytes measured by libckpt_runtime (device bytes measured by
+// libckpt_cuda_runtime) and bit-exact checksums of the outputs. With --compare, it does so without and with
 // remat in one process and checks the remat build: outputs bit-identical,
 // measured peak within the budget.
 //
@@ -26,6 +27,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -50,7 +52,9 @@ static cl::opt<std::string>
 static cl::opt<std::string> entryName("entry", cl::desc("Function to run"),
                                       cl::Required);
 static cl::opt<std::string>
-    backend("backend", cl::desc("Execution backend (only 'cpu' for now)"),
+    backend("backend",
+            cl::desc("Execution backend: cpu, or cuda (ckpt-gpu-pipeline, "
+                     "libckpt_cuda_runtime; needs a CUDA driver and GPU)"),
             cl::init("cpu"));
 static cl::opt<unsigned> iterations("iterations",
                                     cl::desc("Timed runs (median reported)"),
@@ -172,6 +176,86 @@ struct Measurement {
   }
 };
 
+/// How the measured program's memory is allocated, freed and measured: the
+/// host runtime (libckpt_runtime, linked) or the CUDA runtime
+/// (libckpt_cuda_runtime, loaded at run time so that ckpt-run itself does not
+/// need a CUDA driver).
+struct RuntimeHooks {
+  void *(*allocateInput)(size_t bytes);
+  void (*free)(void *ptr);
+  int64_t (*peakBytes)();
+  void (*reset)();
+  int64_t (*unknownFrees)();
+  /// Libraries the JIT resolves the program's runtime calls from.
+  std::vector<std::string> libraries;
+};
+
+RuntimeHooks getHostHooks() {
+  RuntimeHooks hooks;
+  hooks.allocateInput = [](size_t bytes) {
+    return _mlir_memref_to_llvm_aligned_alloc(
+        ckpt::kBufferAlignmentBytes, ckpt::getAllocationBytes(bytes));
+  };
+  hooks.free = _mlir_memref_to_llvm_free;
+  hooks.peakBytes = ckpt_runtime_peak_bytes;
+  hooks.reset = ckpt_runtime_reset;
+  hooks.unknownFrees = ckpt_runtime_unknown_free_count;
+  return hooks;
+}
+
+#ifdef CKPT_CUDA_RUNTIME_LIBRARY
+/// `mgpuMemAlloc` and `mgpuMemFree` as the CUDA runtime defines them.
+using CudaAlloc = void *(*)(uint64_t, void *, bool);
+using CudaFree = void (*)(void *, void *);
+CudaAlloc cudaAlloc;
+CudaFree cudaFree;
+#endif
+
+/// Loads libckpt_cuda_runtime (which needs libcuda.so.1) and returns its
+/// hooks; fails with a message naming what is missing.
+RuntimeHooks getCudaHooks() {
+#ifndef CKPT_CUDA_RUNTIME_LIBRARY
+  fail("--backend=cuda: this ckpt-run was built without a CUDA toolkit "
+       "(no libckpt_cuda_runtime)");
+#else
+  std::string error;
+  auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
+      CKPT_CUDA_RUNTIME_LIBRARY, &error);
+  if (!library.isValid())
+    fail("--backend=cuda: cannot load the CUDA runtime (" + error +
+         "); a CUDA driver (libcuda.so.1) and a GPU are needed");
+  auto symbol = [&](const char *name) {
+    void *address = library.getAddressOfSymbol(name);
+    if (!address)
+      fail(llvm::Twine("--backend=cuda: ") + CKPT_CUDA_RUNTIME_LIBRARY +
+           " has no '" + name + "'");
+    return address;
+  };
+  cudaAlloc = reinterpret_cast<CudaAlloc>(symbol("mgpuMemAlloc"));
+  cudaFree = reinterpret_cast<CudaFree>(symbol("mgpuMemFree"));
+  RuntimeHooks hooks;
+  // Managed memory: the host fills the inputs and reads the results.
+  hooks.allocateInput = [](size_t bytes) {
+    return cudaAlloc(bytes, nullptr, /*isHostShared=*/true);
+  };
+  hooks.free = [](void *ptr) { cudaFree(ptr, nullptr); };
+  hooks.peakBytes =
+      reinterpret_cast<int64_t (*)()>(symbol("ckpt_cuda_peak_bytes"));
+  hooks.reset = reinterpret_cast<void (*)()>(symbol("ckpt_cuda_reset"));
+  hooks.unknownFrees =
+      reinterpret_cast<int64_t (*)()>(symbol("ckpt_cuda_unknown_free_count"));
+  hooks.libraries = {CKPT_CUDA_RUNTIME_LIBRARY};
+  return hooks;
+#endif
+}
+
+/// The hooks of --backend, loaded once.
+const RuntimeHooks &getRuntimeHooks() {
+  static const RuntimeHooks hooks =
+      backend == "cuda" ? getCudaHooks() : getHostHooks();
+  return hooks;
+}
+
 /// The entry's signature.
 struct Signature {
   SmallVector<RankedTensorType> args, results;
@@ -185,19 +269,30 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
                                          const Signature &signature,
                                          StringRef budget, StringRef report,
                                          bool mayFail = false) {
+  const RuntimeHooks &runtime = getRuntimeHooks();
   PassManager pm(module.getContext());
-  ckpt::CpuPipelineOptions pipelineOptions;
-  pipelineOptions.rematBudget = budget.str();
-  pipelineOptions.rematFunctions.push_back(entryName);
-  pipelineOptions.rematSolver = rematSolver;
-  pipelineOptions.rematPolicy = rematPolicy;
-  pipelineOptions.rematReport = report.str();
-  pipelineOptions.rematTimeLimit = rematTimeLimit;
-  ckpt::buildCpuPipeline(pm, pipelineOptions);
+  auto setRemat = [&](auto &options) {
+    options.rematBudget = budget.str();
+    options.rematFunctions.push_back(entryName);
+    options.rematSolver = rematSolver;
+    options.rematPolicy = rematPolicy;
+    options.rematReport = report.str();
+    options.rematTimeLimit = rematTimeLimit;
+  };
+  if (backend == "cuda") {
+    ckpt::GpuPipelineOptions pipelineOptions;
+    setRemat(pipelineOptions);
+    ckpt::buildGpuPipeline(pm, pipelineOptions);
+  } else {
+    ckpt::CpuPipelineOptions pipelineOptions;
+    setRemat(pipelineOptions);
+    ckpt::buildCpuPipeline(pm, pipelineOptions);
+  }
   if (failed(pm.run(module))) {
     if (mayFail)
       return std::nullopt;
-    fail("ckpt-cpu-pipeline failed on '" + inputFilename + "'");
+    fail("ckpt-" + std::string(backend == "cuda" ? "gpu" : "cpu") +
+         "-pipeline failed on '" + inputFilename + "'");
   }
 
   ExecutionEngineOptions engineOptions;
@@ -205,6 +300,8 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
   if (libraries.empty())
     libraries = {CKPT_MLIR_LIB_DIR "/libmlir_c_runner_utils.so",
                  CKPT_MLIR_LIB_DIR "/libmlir_runner_utils.so"};
+  libraries.insert(libraries.end(), runtime.libraries.begin(),
+                   runtime.libraries.end());
   std::vector<StringRef> libraryRefs(libraries.begin(), libraries.end());
   engineOptions.sharedLibPaths = libraryRefs;
   auto transformer = makeOptimizingTransformer(2, 0, nullptr);
@@ -221,8 +318,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
   for (RankedTensorType type : signature.args) {
     Descriptor d;
     int64_t bytes = *ckpt::getStaticBytes(type);
-    d.allocated = d.aligned = _mlir_memref_to_llvm_aligned_alloc(
-        ckpt::kBufferAlignmentBytes, ckpt::getAllocationBytes(bytes));
+    d.allocated = d.aligned = runtime.allocateInput(bytes);
     if (!d.allocated)
       fail("cannot allocate an input");
     fillDeterministic(d.aligned, type, rng);
@@ -246,7 +342,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
   Measurement measured;
   measured.checksums.resize(resultTypes.size());
   measured.sums.resize(resultTypes.size());
-  ckpt_runtime_reset();
+  runtime.reset();
   for (unsigned iteration = 0; iteration < iterations; ++iteration) {
     std::vector<void *> packed;
     for (Descriptor &d : inputs) {
@@ -260,7 +356,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
     }
     packed.push_back(resultStorage.data());
 
-    ckpt_runtime_reset();
+    runtime.reset();
     auto start = std::chrono::steady_clock::now();
     if (llvm::Error error = (*engine)->invokePacked(entryName, packed))
       fail("running '@" + entryName +
@@ -269,7 +365,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
     measured.seconds.push_back(
         std::chrono::duration<double>(stop - start).count());
     measured.peakBytes =
-        std::max(measured.peakBytes, ckpt_runtime_peak_bytes());
+        std::max(measured.peakBytes, runtime.peakBytes());
 
     // Read the results, checksum them, and free what the call allocated.
     size_t word = 0;
@@ -304,13 +400,13 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
         w += 3 + 2 * resultTypes[i].getRank();
       }
       if (!isInput && !seenBefore)
-        _mlir_memref_to_llvm_free(allocated);
+        runtime.free(allocated);
     }
   }
-  if (ckpt_runtime_unknown_free_count())
+  if (runtime.unknownFrees())
     fail("the program freed memory the runtime did not allocate");
   for (Descriptor &d : inputs)
-    _mlir_memref_to_llvm_free(d.allocated);
+    runtime.free(d.allocated);
   return measured;
 }
 
@@ -382,11 +478,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "ckpt-run: run a function on deterministic inputs and report time, "
       "peak bytes and output checksums\n");
-  if (backend != "cpu")
-    fail("--backend=" + backend +
-         " is not supported by ckpt-run yet; the CUDA path builds with "
-         "ckpt-gpu-pipeline and runs as an ahead-of-time executable "
-         "linked with libckpt_cuda_runtime");
+  if (backend != "cpu" && backend != "cuda")
+    fail("--backend=" + backend + " is not one of cpu, cuda");
   if (iterations == 0)
     fail("--iterations must be at least 1");
 
