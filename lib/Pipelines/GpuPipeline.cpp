@@ -79,6 +79,8 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
   // libdevice every kernel calling a math function fails in ptxas.
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // One cubin for all kernels: one ptxas run instead of one per kernel.
+  pm.addPass(ckpt::createMergeGpuModulesPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());

@@ -2,15 +2,16 @@
 // RUN: FileCheck %s --input-file=%t.mlir --check-prefix=DECL
 // RUN: FileCheck %s --input-file=%t.mlir --check-prefix=BODY
 // RUN: FileCheck %s --input-file=%t.mlir --check-prefix=HOST
-// RUN: grep -c "^  gpu.binary" %t.mlir | FileCheck %s --check-prefix=KERNELS
+// RUN: %count_gpu %t.mlir | FileCheck %s --check-prefix=KERNELS
 // RUN: ckpt-opt %s --pass-pipeline="builtin.module(ckpt-gpu-pipeline{gemm=codegen})" -o %t.codegen.mlir
 // RUN: FileCheck %s --input-file=%t.codegen.mlir --check-prefix=CODEGEN
-// RUN: grep -c "^  gpu.binary" %t.codegen.mlir | FileCheck %s --check-prefix=CODEGEN-KERNELS
+// RUN: %count_gpu %t.codegen.mlir | FileCheck %s --check-prefix=CODEGEN-KERNELS
 // RUN: ckpt-opt %s --pass-pipeline="builtin.module(ckpt-gpu-pipeline{allow-tf32=true host-shared=false})" | FileCheck %s --check-prefix=TF32
 // RUN: ckpt-opt %s --pass-pipeline="builtin.module(ckpt-gpu-pipeline{format=isa})" | FileCheck %s --check-prefix=ISA
 
 // Tests that the GPU pipeline lowers a recompute region, a matmul, softmax
-// and erf to a host module of LLVM ops with one embedded cubin per kernel:
+// and erf to a host module of LLVM ops with one embedded cubin holding every
+// kernel (ckpt-merge-gpu-modules):
 // the matmul becomes a cuBLAS call, every other linalg op a kernel, buffers
 // GPU allocations freed on the host, and the private helper is inlined.
 // DECL-DAG:    llvm.func @_mlir_ciface_ckpt_cuda_gemm_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32)
@@ -39,12 +40,12 @@
 // Kernels: the negation, the tanh of the recompute region (inlined after
 // bufferization, so not fused), the matmul's fill, the decomposed softmax
 // (two fills, max, subtract-exp, sum) and its division fused with erf.
-// KERNELS: 9
+// KERNELS: kernels=9 cublas=1 host_fp=0 other_ops=0 binaries=1
 
 // Tests that with gemm=codegen the matmul is a generated kernel too.
 // CODEGEN-NOT: ckpt_cuda_gemm
 // CODEGEN:     gpu.binary
-// CODEGEN-KERNELS: 10
+// CODEGEN-KERNELS: kernels=10 cublas=0 host_fp=0 other_ops=0 binaries=1
 
 // Tests the TF32 GEMM and device (not managed) memory: mgpuMemAlloc's last
 // operand (isHostShared) is 0.

@@ -377,6 +377,36 @@ def DeviceAllocationsPass : Pass<"ckpt-device-allocations"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def MergeGpuModulesPass : Pass<"ckpt-merge-gpu-modules", "mlir::ModuleOp"> {
+  let summary = "Move every outlined kernel into one gpu.module";
+  let description = [{
+    Kernel outlining puts each kernel into a `gpu.module` of its own, and
+    each module becomes its own cubin: one `ptxas` run and one libdevice
+    link per kernel at compile time, one module load per kernel at run time.
+    This pass moves the contents of every `gpu.module` of the top-level
+    module into the first one (renaming symbols that collide: outlined
+    kernels of one function all have the same name) and points each
+    `gpu.launch_func` at the kernel's new place, so the program compiles to
+    a single cubin. Modules that carry target attributes or differing
+    attributes are left alone.
+
+    Example:
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { ... } }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel(...) kernel { ... } }
+    gpu.launch_func @f_kernel_0::@f_kernel ...
+    // becomes
+    gpu.module @f_kernel {
+      gpu.func @f_kernel(...) kernel { ... }
+      gpu.func @f_kernel_0(...) kernel { ... }
+    }
+    gpu.launch_func @f_kernel::@f_kernel_0 ...
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def MapLinalgToGpuPass : Pass<"ckpt-map-linalg-to-gpu"> {
   let summary = "Map linalg ops on memrefs to GPU blocks and threads";
   let description = [{
