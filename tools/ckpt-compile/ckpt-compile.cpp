@@ -12,6 +12,7 @@
 
 #include "CGlue.h"
 
+#include "ckpt/Support/LargeStack.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
 
@@ -178,8 +179,9 @@ void run(llvm::ArrayRef<std::string> command) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
+namespace {
+/// The tool, run on a large stack by main.
+int runTool(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "ckpt-compile: ahead-of-time build of a (rematerialized) training "
@@ -345,4 +347,11 @@ int main(int argc, char **argv) {
   else
     llvm::sys::fs::remove_directories(directory);
   return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  // Deeply nested malformed input: a diagnostic, not a stack overflow.
+  return mlir::ckpt::runOnLargeStack([&] { return runTool(argc, argv); });
 }

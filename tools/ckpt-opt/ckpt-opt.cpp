@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/InitCkpt.h"
+#include "ckpt/Support/LargeStack.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -15,7 +16,6 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
-#include "llvm/Support/thread.h"
 
 #include <string>
 #include <vector>
@@ -81,27 +81,14 @@ int main(int argc, char **argv) {
   std::vector<char *> rawArgs;
   for (std::string &arg : args)
     rawArgs.push_back(arg.data());
-  // MLIR's parser recurses once per nesting level of types and attributes;
-  // on the default 8 MiB stack a few ten thousand levels of nesting crash
-  // it. The driver runs on a thread with a 1 GiB stack (reserved, touched
-  // only as deep as the input goes), which takes malformed inputs nested
-  // hundreds of thousands deep to a diagnostic instead. (Not under
-  // AddressSanitizer, which fails to unmap such a thread's stack at exit.)
-  int status = 0;
-  auto runDriver = [&] {
-    status = mlir::asMainReturnCode(mlir::MlirOptMain(
+  // Deeply nested malformed input: a diagnostic, not a stack overflow.
+  return mlir::ckpt::runOnLargeStack([&] {
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
         rawArgs.size(), rawArgs.data(),
         "ckpt: gradient checkpointing as a compiler pass\n"
         "(--remat-budget=B [--remat-report=F] [--remat-target=T] "
         "[--remat-solver=S] [--remat-policy=P] [--remat-time-limit=SECONDS] is "
         "short for --ckpt-remat-pipeline=budget=B ...)\n",
         registry));
-  };
-#if LLVM_ADDRESS_SANITIZER_BUILD
-  runDriver();
-#else
-  llvm::thread driver(std::optional<unsigned>(1u << 30), runDriver);
-  driver.join();
-#endif
-  return status;
+  });
 }

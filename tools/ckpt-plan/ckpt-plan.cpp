@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Support/LargeStack.h"
 #include "ckpt/Planner/Budget.h"
 #include "ckpt/Planner/GraphJSON.h"
 #include "ckpt/Planner/Solvers.h"
@@ -108,8 +109,9 @@ void printTable(llvm::raw_ostream &os, const RematProblem &problem,
 
 } // namespace
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
+namespace {
+/// The tool, run on a large stack by main.
+int runTool(int argc, char **argv) {
   llvm::cl::HideUnrelatedOptions(planCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "ckpt rematerialization planner on a graph file\n");
@@ -182,4 +184,11 @@ int main(int argc, char **argv) {
   llvm::outs() << llvm::formatv("{0:2}\n",
                                 llvm::json::Value(std::move(output)));
   return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  // Deeply nested malformed input: a diagnostic, not a stack overflow.
+  return mlir::ckpt::runOnLargeStack([&] { return runTool(argc, argv); });
 }

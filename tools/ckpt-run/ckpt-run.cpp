@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Support/LargeStack.h"
 #include "ckpt/Analysis/TensorBytes.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
@@ -472,8 +473,9 @@ void writeDump(const Measurement &measured) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
+namespace {
+/// The tool, run on a large stack by main.
+int runTool(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "ckpt-run: run a function on deterministic inputs and report time, "
@@ -631,4 +633,11 @@ int main(int argc, char **argv) {
   if (!temporary.empty())
     llvm::sys::fs::remove(temporary);
   return failures ? 1 : 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  // Deeply nested malformed input: a diagnostic, not a stack overflow.
+  return mlir::ckpt::runOnLargeStack([&] { return runTool(argc, argv); });
 }
