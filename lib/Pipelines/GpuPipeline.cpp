@@ -69,6 +69,7 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(ckpt::createDeviceAllocationsPass(allocations));
   MapLinalgToGpuPassOptions mapping;
   mapping.threadsPerBlock = options.threadsPerBlock;
+  mapping.report = options.kernelReport;
   pm.addPass(ckpt::createMapLinalgToGpuPass(mapping));
   pm.addPass(createConvertParallelLoopToGpuPass());
 

@@ -8,13 +8,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelEstimate.h"
+
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/DebugLog.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #define DEBUG_TYPE "ckpt-map-linalg-to-gpu"
 
@@ -227,6 +231,14 @@ public:
       : threadsPerBlock(threadsPerBlock),
         blockReductionMinSize(blockReductionMinSize) {}
 
+  /// Estimates every mapped kernel on `target` from now on.
+  void enableEstimates(const ckpt::DeviceTarget &target,
+                       int64_t residentThreads) {
+    estimateTarget = target;
+    this->residentThreads = residentThreads;
+  }
+  ArrayRef<ckpt::KernelEstimate> getEstimates() const { return estimates; }
+
   void map(IRRewriter &rewriter, linalg::LinalgOp op) {
     SmallVector<unsigned> parallel, reduction;
     splitLoops(op, parallel, reduction);
@@ -235,15 +247,36 @@ public:
     bool bigReduction = !reducedCount || *reducedCount >= blockReductionMinSize;
     if (blockReduction && bigReduction) {
       LDBG() << "block reduction: " << *op;
+      int64_t threads = threadsFor(reducedCount, threadsPerBlock);
+      recordEstimate(op, ckpt::KernelMapping::BlockReduction,
+                     staticProduct(op, parallel), threads);
       mapBlockReduction(rewriter, op, parallel, reduction, *blockReduction);
     } else {
       LDBG() << "thread per output element: " << *op;
+      std::optional<int64_t> outputs = staticProduct(op, parallel);
+      int64_t threads = threadsFor(outputs, threadsPerBlock);
+      std::optional<int64_t> blocks;
+      if (outputs)
+        blocks = (*outputs + threads - 1) / threads;
+      recordEstimate(op,
+                     reduction.empty() ? ckpt::KernelMapping::Elementwise
+                                       : ckpt::KernelMapping::ThreadPerOutput,
+                     blocks, threads);
       mapThreadPerElement(rewriter, op, parallel, reduction);
     }
     rewriter.eraseOp(op);
   }
 
 private:
+  void recordEstimate(linalg::LinalgOp op, ckpt::KernelMapping mapping,
+                      std::optional<int64_t> blocks, int64_t threads) {
+    if (!estimateTarget)
+      return;
+    if (std::optional<ckpt::KernelEstimate> estimate = ckpt::estimateKernel(
+            op, mapping, blocks, threads, *estimateTarget, residentThreads))
+      estimates.push_back(std::move(*estimate));
+  }
+
   /// Sizes of the loop dimensions, as index values before `op`.
   SmallVector<Value> loopSizes(OpBuilder &b, linalg::LinalgOp op) {
     SmallVector<Value> sizes;
@@ -413,6 +446,9 @@ private:
 
   int64_t threadsPerBlock;
   int64_t blockReductionMinSize;
+  std::optional<ckpt::DeviceTarget> estimateTarget;
+  int64_t residentThreads = 0;
+  SmallVector<ckpt::KernelEstimate> estimates;
 };
 
 struct MapLinalgToGpuPass
@@ -453,8 +489,40 @@ struct MapLinalgToGpuPass
     if (onTensors)
       return signalPassFailure();
     KernelMapper mapper(threadsPerBlock, blockReductionMinSize);
+    std::optional<ckpt::DeviceTarget> target;
+    if (!report.empty()) {
+      llvm::Expected<ckpt::DeviceTarget> found =
+          ckpt::lookupDeviceTarget(reportTarget);
+      if (!found) {
+        emitError(getOperation()->getLoc())
+            << "ckpt-map-linalg-to-gpu: report-target: "
+            << llvm::toString(found.takeError());
+        return signalPassFailure();
+      }
+      if (residentThreads <= 0) {
+        emitError(getOperation()->getLoc())
+            << "ckpt-map-linalg-to-gpu: resident-threads must be positive";
+        return signalPassFailure();
+      }
+      target = *found;
+      mapper.enableEstimates(*target, residentThreads);
+    }
     for (linalg::LinalgOp op : ops)
       mapper.map(rewriter, op);
+    if (!target)
+      return;
+    std::string errorMessage;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(report, &errorMessage);
+    if (!file) {
+      emitError(getOperation()->getLoc())
+          << "ckpt-map-linalg-to-gpu: " << errorMessage;
+      return signalPassFailure();
+    }
+    file->os() << llvm::formatv(
+        "{0:2}\n", ckpt::kernelReportToJSON(mapper.getEstimates(), *target,
+                                            residentThreads));
+    file->keep();
   }
 };
 

@@ -190,6 +190,11 @@ struct GpuPipelineOptions : public LoweringPipelineOptions<GpuPipelineOptions> {
                      "read too (printing, scalar reads); device memory "
                      "otherwise"),
       llvm::cl::init(true)};
+  ::mlir::detail::PassOptions::Option<std::string> kernelReport{
+      *this, "kernel-report",
+      llvm::cl::desc("Write ckpt-map-linalg-to-gpu's estimate of every "
+                     "kernel (roofline time, efficiency) to this JSON file"),
+      llvm::cl::init("")};
   ::mlir::detail::PassOptions::Option<unsigned> threadsPerBlock{
       *this, "threads-per-block",
       llvm::cl::desc("Threads per block of the generated kernels"),

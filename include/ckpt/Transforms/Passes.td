@@ -429,6 +429,13 @@ def MapLinalgToGpuPass : Pass<"ckpt-map-linalg-to-gpu"> {
       small reductions, several outputs): one thread per output element,
       reducing sequentially.
 
+    With `report=FILE` the pass writes an estimate of every kernel (see
+    `benchmarks/gpu/kernel_report.py`): the cost model's roofline time, the
+    fraction of `resident-threads` the launch fills, the fraction of each
+    32-byte sector used (a thread-per-output reduction along an operand's
+    innermost dimension uses one element per sector) and the efficiency
+    (roofline over estimated time), so that naive kernels are visible.
+
     Example:
 
     ```mlir
@@ -449,6 +456,18 @@ def MapLinalgToGpuPass : Pass<"ckpt-map-linalg-to-gpu"> {
            "1024)">,
     Option<"blockReductionMinSize", "block-reduction-min-size", "unsigned",
            /*default=*/"32", "Smallest reduction size given a whole block">,
+    Option<"report", "report", "std::string", /*default=*/"",
+           "Write a JSON estimate of every kernel here: roofline time on "
+           "report-target, the fraction of the GPU's threads the launch "
+           "fills and of each memory sector it uses, and the resulting "
+           "efficiency ('-' for stdout)">,
+    Option<"reportTarget", "report-target", "std::string",
+           /*default=*/"\"h100-sxm\"",
+           "Device target (name or JSON file) of the kernel report">,
+    Option<"residentThreads", "resident-threads", "int64_t",
+           /*default=*/"270336",
+           "Threads the GPU runs at once, for the report (H100/H200: 132 "
+           "SMs x 2048)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::gpu::GPUDialect",

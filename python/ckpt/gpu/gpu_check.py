@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 
 import numpy
 
@@ -223,6 +224,21 @@ def benchmark(manifest, results, iterations, skip_torch, device):
     return failures
 
 
+def unpack():
+    """Unpacks bin.tar.xz (the executables) next to this script once."""
+    archive = os.path.join(HERE, "bin.tar.xz")
+    if os.path.isdir(os.path.join(HERE, "bin")) or not os.path.exists(archive):
+        return
+    with tarfile.open(archive, "r:xz") as tar:
+        for member in tar.getmembers():
+            if not (member.isfile() or member.isdir()) or member.name.startswith(("/", "..")):
+                raise ValueError(f"{archive}: unexpected member {member.name}")
+        try:
+            tar.extractall(HERE, filter="data")
+        except TypeError:  # Python without extraction filters
+            tar.extractall(HERE)
+
+
 def main():
     parser = argparse.ArgumentParser(description="GPU validation and benchmark of a ckpt package")
     parser.add_argument("--iterations", type=int, default=20)
@@ -231,7 +247,12 @@ def main():
     parser.add_argument("--skip-torch", action="store_true")
     parser.add_argument("--torch-device", default="cuda",
                         help="device of the PyTorch rows (cpu: for tests without a GPU)")
+    parser.add_argument("--unpack-only", action="store_true",
+                        help="unpack the executables (bin.tar.xz) and stop")
     args = parser.parse_args()
+    unpack()
+    if args.unpack_only:
+        return 0
     with open(os.path.join(HERE, "manifest.json")) as f:
         manifest = json.load(f)
     results = {"validation": [], "benchmark": {}}
