@@ -223,6 +223,12 @@ int runTool(int argc, char **argv) {
     fail("'@" + entryName +
          "' is private; the pipeline inlines private functions, so the "
          "entry must be public");
+  // The executable's driver defines `main`; a module's own would clash at
+  // link time.
+  if (emit == "exe" && module->lookupSymbol("main"))
+    fail("'" + inputFilename +
+         "' defines @main, and so does the executable's driver; build a "
+         "library (--emit=lib) or an object (--emit=obj), or rename it");
   ::ckpt::aot::EntrySignature signature;
   signature.name = entryName;
   signature.backend =
