@@ -24,6 +24,10 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
                             RematStageSettings::from(options));
 
   buildBufferizationPipeline(pm);
+  if (options.gpuMapping) {
+    // The kernels' block and thread loops (scf.parallel), run sequentially.
+    pm.addPass(ckpt::createMapLinalgToGpuPass());
+  }
 
   // Loops and scalar code.
   pm.addPass(createConvertLinalgToLoopsPass());

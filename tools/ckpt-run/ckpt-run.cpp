@@ -57,6 +57,12 @@ static cl::opt<std::string>
             cl::desc("Execution backend: cpu, or cuda (ckpt-gpu-pipeline, "
                      "libckpt_cuda_runtime; needs a CUDA driver and GPU)"),
             cl::init("cpu"));
+static cl::opt<bool> gpuMapping(
+    "gpu-mapping",
+    cl::desc("CPU backend: map linalg ops to GPU blocks and threads as the "
+             "CUDA pipeline does and run those loops on the CPU (checks the "
+             "kernels' indexing and reductions without a GPU)"),
+    cl::init(false));
 static cl::opt<unsigned> iterations("iterations",
                                     cl::desc("Timed runs (median reported)"),
                                     cl::init(5));
@@ -287,6 +293,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
   } else {
     ckpt::CpuPipelineOptions pipelineOptions;
     setRemat(pipelineOptions);
+    pipelineOptions.gpuMapping = gpuMapping;
     ckpt::buildCpuPipeline(pm, pipelineOptions);
   }
   if (failed(pm.run(module))) {
@@ -482,6 +489,9 @@ int runTool(int argc, char **argv) {
       "peak bytes and output checksums\n");
   if (backend != "cpu" && backend != "cuda")
     fail("--backend=" + backend + " is not one of cpu, cuda");
+  if (gpuMapping && backend != "cpu")
+    fail("--gpu-mapping runs the GPU mapping on the CPU: it needs "
+         "--backend=cpu");
   if (iterations == 0)
     fail("--iterations must be at least 1");
 

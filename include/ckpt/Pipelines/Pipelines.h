@@ -142,6 +142,13 @@ void buildTensorAndRematStages(OpPassManager &pm, bool fuseElementwise,
 
 /// Options of `ckpt-cpu-pipeline`.
 struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {
+  ::mlir::detail::PassOptions::Option<bool> gpuMapping{
+      *this, "gpu-mapping",
+      llvm::cl::desc("Map linalg ops to GPU blocks and threads as "
+                     "ckpt-gpu-pipeline does (ckpt-map-linalg-to-gpu) and run "
+                     "those loops on the CPU: checks the kernels' indexing and "
+                     "reductions without a GPU"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the CPU pipeline: linalg on tensors (with ckpt ops) down to the LLVM
