@@ -90,6 +90,15 @@ config.substitutions.append(
 # %run_cpu expands to other substitutions.
 config.recursiveExpansionLimit = 4
 
+# The C API test compiles C against MLIR's headers and static C API.
+config.substitutions.append(
+    ("%mlir_include_dir", os.path.join(os.path.dirname(config.mlir_lib_dir.rstrip("/")), "include")))
+config.substitutions.append(("%ckpt_libs_dir", config.ckpt_libs_dir))
+config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(
+    ("%capi_sanitize", "-fsanitize=address -shared-libasan"
+     if getattr(config, "ckpt_sanitize", "") else ""))
+
 # The CUDA runtime library is built where a CUDA toolkit exists (no GPU
 # needed): tests that link host code against it need it.
 if config.ckpt_cuda_runtime_built:

@@ -214,3 +214,38 @@ void ckpt::planner::writeGraphJSON(const RematProblem &problem,
   });
   os << "\n";
 }
+
+llvm::json::Array ckpt::planner::scheduleToJSON(const RematProblem &problem,
+                                                const Schedule &schedule) {
+  llvm::json::Array steps;
+  for (const ScheduleStep &step : schedule)
+    steps.push_back(llvm::json::Object{
+        {"op", step.kind == StepKind::Compute ? "compute" : "free"},
+        {"node", problem.node(step.node).externalId}});
+  return steps;
+}
+
+llvm::json::Value ckpt::planner::planToJSON(const RematProblem &problem,
+                                            const PlanResult &plan,
+                                            uint64_t budgetBytes) {
+  uint64_t baselinePeak = baselinePeakBytes(problem);
+  uint64_t baselineCost = problem.totalComputeCostUnits();
+  llvm::json::Object output{
+      {"feasible", plan.isFeasible},
+      {"solver", plan.solverName},
+      {"num_nodes", static_cast<int64_t>(problem.size())},
+      {"budget_bytes", budgetBytes},
+      {"baseline_peak_bytes", baselinePeak},
+      {"baseline_cost", baselineCost},
+      {"peak_bytes", plan.peakBytes},
+      {"cost", plan.costUnits},
+      {"overhead", static_cast<double>(plan.costUnits) /
+                           std::max<uint64_t>(1, baselineCost) -
+                       1},
+      {"solve_time_s", plan.solveTimeSeconds},
+      {"schedule", scheduleToJSON(problem, plan.schedule)},
+  };
+  if (plan.optimalityGap)
+    output["optimality_gap"] = *plan.optimalityGap;
+  return output;
+}

@@ -64,16 +64,6 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-llvm::json::Array scheduleToJSON(const RematProblem &problem,
-                                 const Schedule &schedule) {
-  llvm::json::Array steps;
-  for (const ScheduleStep &step : schedule)
-    steps.push_back(llvm::json::Object{
-        {"op", step.kind == StepKind::Compute ? "compute" : "free"},
-        {"node", problem.node(step.node).externalId}});
-  return steps;
-}
-
 void printTable(llvm::raw_ostream &os, const RematProblem &problem,
                 const PlanResult &plan, uint64_t budgetBytes,
                 uint64_t baselinePeak, uint64_t baselineCost) {
@@ -164,25 +154,8 @@ int runTool(int argc, char **argv) {
                baselineCost);
     return 0;
   }
-  llvm::json::Object output{
-      {"feasible", plan->isFeasible},
-      {"solver", plan->solverName},
-      {"num_nodes", static_cast<int64_t>(problem->size())},
-      {"budget_bytes", budgetBytes},
-      {"baseline_peak_bytes", baselinePeak},
-      {"baseline_cost", baselineCost},
-      {"peak_bytes", plan->peakBytes},
-      {"cost", plan->costUnits},
-      {"overhead", static_cast<double>(plan->costUnits) /
-                           std::max<uint64_t>(1, baselineCost) -
-                       1},
-      {"solve_time_s", plan->solveTimeSeconds},
-      {"schedule", scheduleToJSON(*problem, plan->schedule)},
-  };
-  if (plan->optimalityGap)
-    output["optimality_gap"] = *plan->optimalityGap;
   llvm::outs() << llvm::formatv("{0:2}\n",
-                                llvm::json::Value(std::move(output)));
+                                planToJSON(*problem, *plan, budgetBytes));
   return 0;
 }
 } // namespace

@@ -4,9 +4,11 @@
 #define CKPT_PLANNER_GRAPHJSON_H
 
 #include "ckpt/Planner/RematProblem.h"
+#include "ckpt/Planner/Solvers.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ckpt {
@@ -27,6 +29,17 @@ llvm::Expected<RematProblem> parseGraphJSON(llvm::StringRef text);
 /// in original order, ids from RematNode::externalId), so that problems
 /// built from IR can be replayed with ckpt-plan.
 void writeGraphJSON(const RematProblem &problem, llvm::raw_ostream &os);
+
+/// The steps of \p schedule as JSON: `[{"op": "compute"|"free", "node":
+/// <externalId>}, ...]`.
+llvm::json::Array scheduleToJSON(const RematProblem &problem,
+                                 const Schedule &schedule);
+
+/// A plan as `ckpt-plan` prints it: `{"feasible", "solver", "num_nodes",
+/// "budget_bytes", "baseline_peak_bytes", "baseline_cost", "peak_bytes",
+/// "cost", "overhead", "solve_time_s", "schedule", ["optimality_gap"]}`.
+llvm::json::Value planToJSON(const RematProblem &problem,
+                             const PlanResult &plan, uint64_t budgetBytes);
 
 } // namespace planner
 } // namespace ckpt
