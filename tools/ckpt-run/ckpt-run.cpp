@@ -211,9 +211,14 @@ RuntimeHooks getHostHooks() {
 }
 
 #ifdef CKPT_CUDA_RUNTIME_LIBRARY
+} // namespace
+/// The CUDA driver's stream type, opaque here: the pointer types below must
+/// be the runtime's exact function types (UBSan checks calls through them).
+struct CUstream_st;
+namespace {
 /// `mgpuMemAlloc` and `mgpuMemFree` as the CUDA runtime defines them.
-using CudaAlloc = void *(*)(uint64_t, void *, bool);
-using CudaFree = void (*)(void *, void *);
+using CudaAlloc = void *(*)(uint64_t, CUstream_st *, bool);
+using CudaFree = void (*)(void *, CUstream_st *);
 CudaAlloc cudaAlloc;
 CudaFree cudaFree;
 #endif
