@@ -75,7 +75,7 @@ LogicalResult runRemat(ModuleOp module, llvm::StringRef optionsText,
     reportPath = temporary.str().str();
     options.report = reportPath;
   }
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     if (!temporary.empty())
       llvm::sys::fs::remove(temporary);
   });
