@@ -29,8 +29,13 @@ else
   echo "setup-deps: all packages present"
 fi
 
-# Python packages for the tests (numpy: the ahead-of-time ctypes helper).
-if ! python3 -c "import numpy" 2>/dev/null; then
-  echo "setup-deps: installing numpy with pip"
-  python3 -m pip install -q --disable-pip-version-check numpy
+# Python packages (numpy: the ahead-of-time ctypes helper and the GPU
+# package; nanobind: builds the ckpt._ckpt extension; pytest: python/tests).
+python_missing=()
+for module in numpy nanobind pytest; do
+  python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
+done
+if ((${#python_missing[@]})); then
+  echo "setup-deps: installing ${python_missing[*]} with pip"
+  python3 -m pip install -q --disable-pip-version-check "${python_missing[@]}"
 fi

@@ -22,4 +22,18 @@ if [[ ${passed:-0} -eq 0 ]]; then
   echo "ckpt tests: no test passed" >&2
   exit 1
 fi
+
+# The Python API over the native extension (python/tests). pytest exits 5
+# when it collects no test: that fails the run like any other failure.
+pytest_status=0
+CKPT_BUILD_DIR="${BUILD_DIR:-$root/build}" PYTHONPATH="$root/python" \
+  python3 -m pytest -q -p no:cacheprovider "$root/python/tests" || pytest_status=$?
+if [[ $pytest_status -eq 5 ]]; then
+  echo "ckpt tests: pytest collected no test" >&2
+elif [[ $pytest_status -ne 0 ]]; then
+  echo "ckpt tests: pytest failed (exit $pytest_status)" >&2
+fi
+if [[ $status -eq 0 && $pytest_status -ne 0 ]]; then
+  status=1
+fi
 exit "$status"
