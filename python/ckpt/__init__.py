@@ -3,11 +3,14 @@
     import ckpt
     text, report = ckpt.remat(module_text, budget="50%", solver="auto")
     plan = ckpt.plan(graph, budget="0.7", solver="chain-dp")
+    result = ckpt.run(module_text, "loss_grad", backend="cpu", budget="0.5")
 
 `ckpt.remat`, `ckpt.plan` and `ckpt.CkptError` come from the native
 extension `ckpt._ckpt` (built with the project into build/python/ckpt/,
 found through CKPT_BUILD_DIR or the repository's build/ directory).
-`ckpt.models` generates the model zoo as MLIR (linalg on tensors),
+`ckpt.run` (ckpt.execution) builds with ckpt-compile and calls the result
+through ckpt.aot. `ckpt.models` generates the model zoo as MLIR (linalg on
+tensors),
 `ckpt.aot` calls ahead-of-time builds, `ckpt.gpu_package` prepares GPU runs;
 they need no extension.
 """
@@ -30,4 +33,7 @@ def __getattr__(name):
     if name in _COMPILER_NAMES:
         from . import compiler
         return getattr(compiler, name)
+    if name in ("run", "RunResult"):
+        from . import execution
+        return getattr(execution, name)
     raise AttributeError(f"module 'ckpt' has no attribute '{name}'")

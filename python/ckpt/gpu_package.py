@@ -220,6 +220,7 @@ def main(argv=None):
     shutil.rmtree(os.path.join(args.out, "bin"))
     for file in ("gpu_check.py", "torch_gpt.py", "run.sh"):
         shutil.copy(os.path.join(HERE, "gpu", file), os.path.join(args.out, file))
+    shutil.copy(os.path.join(HERE, "inputs.py"), os.path.join(args.out, "ckpt_inputs.py"))
     os.chmod(os.path.join(args.out, "run.sh"), 0o755)
     manifest["package_seconds"] = round(time.time() - start, 1)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:

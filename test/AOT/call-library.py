@@ -10,25 +10,9 @@ import sys
 import numpy
 
 from ckpt.aot import CompiledStep
+from ckpt.inputs import generate
 
 MASK = (1 << 64) - 1
-
-
-class SplitMix64:
-    """ckpt-run's input generator."""
-
-    def __init__(self, seed):
-        self.state = seed
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
-    def symmetric(self):
-        return ((self.next() >> 40) * 2.0 ** -24) * 2.0 - 1.0
 
 
 def fnv1a(data):
@@ -42,17 +26,7 @@ def main():
     library, entry = sys.argv[1], sys.argv[2]
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     step = CompiledStep(library, entry)
-    rng = SplitMix64(seed)
-    args = []
-    for shape, dtype in step.inputs:
-        count = int(numpy.prod(shape, dtype=numpy.int64))
-        if dtype in (numpy.float32, numpy.float64):
-            values = [rng.symmetric() for _ in range(count)]
-        elif dtype == numpy.uint8:
-            values = [rng.next() % 2 for _ in range(count)]
-        else:
-            values = [rng.next() % 16 for _ in range(count)]
-        args.append(numpy.array(values).astype(dtype).reshape(shape))
+    args = generate(step.inputs, seed)
     outputs = step(*args)
     print(f"peak_bytes={step.peak_bytes()}")
     for index, (output, info) in enumerate(zip(outputs, step.signature["outputs"])):

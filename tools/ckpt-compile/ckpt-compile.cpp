@@ -318,7 +318,21 @@ int runTool(int argc, char **argv) {
     });
     link.push_back(driver);
   } else {
-    link.insert(link.end(), {"-shared", "-fPIC"});
+    // Only the C ABI and the runtime's measurement functions are exported,
+    // and the library binds its own symbols: the compiled functions keep
+    // their MLIR names (an entry `@step` is a function `step`), which must
+    // neither be taken by a process's earlier definitions (glibc has a
+    // `step`) nor take theirs, and two ckpt libraries in one process keep
+    // their own runtimes.
+    std::string versionScript = pathIn("exports.map");
+    writeFile(versionScript, [&](llvm::raw_ostream &os) {
+      os << "{\n  global:\n";
+      for (llvm::StringRef suffix : {"", "_device", "_signature"})
+        os << "    ckpt_" << entryName << suffix << ";\n";
+      os << "    ckpt_runtime_*;\n    ckpt_cuda_*;\n  local:\n    *;\n};\n";
+    });
+    link.insert(link.end(), {"-shared", "-fPIC", "-Wl,-Bsymbolic",
+                             "-Wl,--version-script=" + versionScript});
     // The header goes next to the library (or where --header says).
     std::string destination = headerFilename;
     if (destination.empty()) {

@@ -74,21 +74,13 @@ PARAMETER_NAMES = ("ln1g", "ln1b", "wq", "wk", "wv", "wo", "ln2g", "ln2b", "w1",
 
 def ckpt_inputs(shapes, seed=1):
     """The float inputs ckpt-run and ckpt-compile's drivers generate from
-    `seed` (splitmix64, values in [-1, 1)), one array per shape, in order."""
-    import numpy
-    arrays, state = [], numpy.uint64(seed)
-    increment = numpy.uint64(0x9E3779B97F4A7C15)
-    for shape in shapes:
-        count = int(numpy.prod(shape, dtype=numpy.int64))
-        with numpy.errstate(over="ignore"):
-            z = state + increment * numpy.arange(1, count + 1, dtype=numpy.uint64)
-            state = z[-1] if count else state
-            z = (z ^ (z >> numpy.uint64(30))) * numpy.uint64(0xBF58476D1CE4E5B9)
-            z = (z ^ (z >> numpy.uint64(27))) * numpy.uint64(0x94D049BB133111EB)
-            z = z ^ (z >> numpy.uint64(31))
-        values = (z >> numpy.uint64(40)).astype(numpy.float64) * 2.0 ** -24 * 2.0 - 1.0
-        arrays.append(values.astype(numpy.float32).reshape(shape))
-    return arrays
+    `seed`, one array per shape, in order (ckpt/inputs.py, shipped in the
+    GPU package as ckpt_inputs.py)."""
+    try:
+        from ckpt.inputs import generate
+    except ImportError:
+        from ckpt_inputs import generate
+    return generate([(shape, "f32") for shape in shapes], seed)
 
 
 def loss_and_gradients(arrays, heads, device="cuda"):
