@@ -30,9 +30,10 @@ else
 fi
 
 # Python packages (numpy: the ahead-of-time ctypes helper and the GPU
-# package; nanobind: builds the ckpt._ckpt extension; pytest: python/tests).
+# package; nanobind: builds the ckpt._ckpt extension; pytest: python/tests;
+# matplotlib: the budget sweep's Pareto plot).
 python_missing=()
-for module in numpy nanobind pytest; do
+for module in numpy nanobind pytest matplotlib; do
   python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
 done
 if ((${#python_missing[@]})); then
