@@ -124,9 +124,13 @@ def plot(rows, path, title):
     order = sorted(range(len(points)), key=lambda i: xs[i])
     ax.plot([xs[i] for i in order], [ys[i] for i in order], "o-", color="tab:blue",
             label="ckpt-remat at a budget")
+    # Budgets that give the same point share one label ("none = 1.00").
+    labels = {}
     for i in order:
-        ax.annotate(points[i]["budget"], (xs[i], ys[i]), textcoords="offset points",
-                    xytext=(4, 4), fontsize=8)
+        labels.setdefault((round(xs[i], 4), round(ys[i], 4)), []).append(points[i]["budget"])
+    for (x, y), names in labels.items():
+        ax.annotate(" = ".join(names), (x, y), textcoords="offset points", xytext=(4, 4),
+                    fontsize=8)
     if auto:
         ax.plot([auto["peak_bytes"] / base], [100 * auto["flop_overhead"]], "*", markersize=16,
                 color="tab:red", label="--remat-budget=auto (knee)")
