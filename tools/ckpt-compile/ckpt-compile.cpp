@@ -13,6 +13,7 @@
 #include "CGlue.h"
 
 #include "ckpt/Support/LargeStack.h"
+#include "EntryModule.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
 
@@ -204,25 +205,15 @@ int runTool(int argc, char **argv) {
   mlir::ckpt::registerCkptDialects(registry);
   MLIRContext context(registry);
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(inputFilename, &errorMessage);
-  if (!file)
-    fail(errorMessage);
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    fail("cannot parse '" + inputFilename + "'");
+  llvm::Expected<mlir::ckpt::tools::EntryModule> loaded =
+      mlir::ckpt::tools::loadEntryModule(context, sourceMgr, inputFilename,
+                                         entryName);
+  if (!loaded)
+    fail(llvm::toString(loaded.takeError()));
+  OwningOpRef<ModuleOp> module = std::move(loaded->module);
+  func::FuncOp entry = loaded->entry;
 
-  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
-  if (!entry || entry.isExternal())
-    fail("no function '@" + entryName + "' with a body in '" + inputFilename +
-         "'");
-  if (!entry.isPublic())
-    fail("'@" + entryName +
-         "' is private; the pipeline inlines private functions, so the "
-         "entry must be public");
   // The executable's driver defines `main`; a module's own would clash at
   // link time.
   if (emit == "exe" && module->lookupSymbol("main"))
@@ -233,19 +224,18 @@ int runTool(int argc, char **argv) {
   signature.name = entryName;
   signature.backend =
       cuda ? ::ckpt::aot::Backend::Cuda : ::ckpt::aot::Backend::Cpu;
-  auto check = [&](Type type, llvm::StringRef role,
+  // The C glue has a C type for these element types only.
+  auto check = [&](RankedTensorType tensor, llvm::StringRef role,
                    SmallVectorImpl<RankedTensorType> &into) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || !tensor.hasStaticShape() ||
-        ::ckpt::aot::getCElementType(tensor.getElementType()).empty())
-      fail(llvm::formatv("{0} type {1} of '@{2}' is not a statically shaped "
-                         "tensor of f32, f64, i1, i8, i32, i64 or index",
-                         role, type, entryName));
+    if (::ckpt::aot::getCElementType(tensor.getElementType()).empty())
+      fail(llvm::formatv("{0} type {1} of '@{2}' has an element type other "
+                         "than f32, f64, i1, i8, i32, i64 or index",
+                         role, tensor, entryName));
     into.push_back(tensor);
   };
-  for (Type type : entry.getArgumentTypes())
+  for (RankedTensorType type : loaded->arguments)
     check(type, "argument", signature.arguments);
-  for (Type type : entry.getResultTypes())
+  for (RankedTensorType type : loaded->results)
     check(type, "result", signature.results);
   if (signature.results.empty())
     fail("'@" + entryName + "' returns nothing");

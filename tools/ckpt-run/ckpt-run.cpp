@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Support/LargeStack.h"
+#include "EntryModule.h"
 #include "ckpt/Analysis/TensorBytes.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
@@ -507,42 +508,15 @@ int runTool(int argc, char **argv) {
   ckpt::registerCkptDialects(registry);
   MLIRContext context(registry);
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(inputFilename, &errorMessage);
-  if (!file)
-    fail(errorMessage);
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    fail("cannot parse '" + inputFilename + "'");
-
-  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
-  if (!entry || entry.isExternal())
-    fail("no function '@" + entryName + "' with a body in '" + inputFilename +
-         "'");
-  if (!entry.isPublic())
-    fail("'@" + entryName +
-         "' is private; the pipeline inlines private functions, so the "
-         "entry must be public");
-  SmallVector<RankedTensorType> argTypes, resultTypes;
-  for (Type type : entry.getArgumentTypes()) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || !tensor.hasStaticShape())
-      fail(llvm::formatv("argument type {0} of '@{1}' is not a statically "
-                         "shaped tensor",
-                         type, entryName));
-    argTypes.push_back(tensor);
-  }
-  for (Type type : entry.getResultTypes()) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || !tensor.hasStaticShape())
-      fail(llvm::formatv("result type {0} of '@{1}' is not a statically "
-                         "shaped tensor",
-                         type, entryName));
-    resultTypes.push_back(tensor);
-  }
+  llvm::Expected<ckpt::tools::EntryModule> loaded =
+      ckpt::tools::loadEntryModule(context, sourceMgr, inputFilename,
+                                   entryName);
+  if (!loaded)
+    fail(llvm::toString(loaded.takeError()));
+  OwningOpRef<ModuleOp> module = std::move(loaded->module);
+  SmallVector<RankedTensorType> argTypes = loaded->arguments,
+                                resultTypes = loaded->results;
 
   ckpt::registerCkptPassesAndPipelines();
   llvm::InitializeNativeTarget();

@@ -1,0 +1,54 @@
+//===- EntryModule.cpp - a module and the entry a tool runs ---------------===//
+
+#include "EntryModule.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+llvm::Expected<ckpt::tools::EntryModule>
+ckpt::tools::loadEntryModule(MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                             llvm::StringRef path, llvm::StringRef entryName) {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &errorMessage);
+  if (!file)
+    return error(errorMessage);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  EntryModule loaded;
+  loaded.module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!loaded.module)
+    return error("cannot parse '" + path + "'");
+
+  loaded.entry = loaded.module->lookupSymbol<func::FuncOp>(entryName);
+  if (!loaded.entry || loaded.entry.isExternal())
+    return error("no function '@" + entryName + "' with a body in '" + path +
+                 "'");
+  if (!loaded.entry.isPublic())
+    return error("'@" + entryName +
+                 "' is private; the pipeline inlines private functions, so "
+                 "the entry must be public");
+  auto collect = [&](TypeRange types, llvm::StringRef role,
+                     SmallVectorImpl<RankedTensorType> &into) -> llvm::Error {
+    for (Type type : types) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape())
+        return error(llvm::formatv("{0} type {1} of '@{2}' is not a "
+                                   "statically shaped tensor",
+                                   role, type, entryName));
+      into.push_back(tensor);
+    }
+    return llvm::Error::success();
+  };
+  if (llvm::Error failure = collect(loaded.entry.getArgumentTypes(),
+                                    "argument", loaded.arguments))
+    return std::move(failure);
+  if (llvm::Error failure =
+          collect(loaded.entry.getResultTypes(), "result", loaded.results))
+    return std::move(failure);
+  return std::move(loaded);
+}
