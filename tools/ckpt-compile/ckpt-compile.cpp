@@ -246,16 +246,15 @@ int runTool(int argc, char **argv) {
   mlir::ckpt::registerCkptPassesAndPipelines();
   PassManager pm(&context);
   // Both pipelines rematerialize the entry alone, the same way.
-  auto setRemat = [&](auto &options) {
-    options.rematBudget = rematBudget;
-    options.rematFunctions.push_back(entryName);
-    options.rematSolver = rematSolver;
-    options.rematPolicy = rematPolicy;
-    options.rematReport = rematReport;
-  };
+  mlir::ckpt::RematStageSettings remat;
+  remat.budget = rematBudget;
+  remat.functions.push_back(entryName);
+  remat.solver = rematSolver;
+  remat.policy = rematPolicy;
+  remat.report = rematReport;
   if (cuda) {
     mlir::ckpt::GpuPipelineOptions options;
-    setRemat(options);
+    remat.applyTo(options);
     options.chip = chip;
     std::string message;
     if (failed(mlir::ckpt::verifyGpuPipelineOptions(options, message)))
@@ -263,7 +262,7 @@ int runTool(int argc, char **argv) {
     mlir::ckpt::buildGpuPipeline(pm, options);
   } else {
     mlir::ckpt::CpuPipelineOptions options;
-    setRemat(options);
+    remat.applyTo(options);
     mlir::ckpt::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(*module)))

@@ -284,21 +284,20 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
                                          bool mayFail = false) {
   const RuntimeHooks &runtime = getRuntimeHooks();
   PassManager pm(module.getContext());
-  auto setRemat = [&](auto &options) {
-    options.rematBudget = budget.str();
-    options.rematFunctions.push_back(entryName);
-    options.rematSolver = rematSolver;
-    options.rematPolicy = rematPolicy;
-    options.rematReport = report.str();
-    options.rematTimeLimit = rematTimeLimit;
-  };
+  ckpt::RematStageSettings remat;
+  remat.budget = budget.str();
+  remat.functions.push_back(entryName);
+  remat.solver = rematSolver;
+  remat.policy = rematPolicy;
+  remat.report = report.str();
+  remat.timeLimit = rematTimeLimit;
   if (backend == "cuda") {
     ckpt::GpuPipelineOptions pipelineOptions;
-    setRemat(pipelineOptions);
+    remat.applyTo(pipelineOptions);
     ckpt::buildGpuPipeline(pm, pipelineOptions);
   } else {
     ckpt::CpuPipelineOptions pipelineOptions;
-    setRemat(pipelineOptions);
+    remat.applyTo(pipelineOptions);
     pipelineOptions.gpuMapping = gpuMapping;
     ckpt::buildCpuPipeline(pm, pipelineOptions);
   }

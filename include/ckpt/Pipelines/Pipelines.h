@@ -115,12 +115,24 @@ struct LoweringPipelineOptions : public PassPipelineOptions<Derived> {
       llvm::cl::init(true)};
 };
 
-/// The remat stage's settings, taken from a lowering pipeline's options.
+/// The remat stage's settings, as a lowering pipeline's options hold them.
 struct RematStageSettings {
   std::string budget;
   SmallVector<std::string> functions;
-  std::string solver, policy, report;
+  std::string solver = "auto", policy, report;
   double timeLimit = 10.0;
+
+  /// Sets these as the remat options of a lowering pipeline (what tools that
+  /// build the CPU or the GPU pipeline for one entry do).
+  template <typename Derived>
+  void applyTo(LoweringPipelineOptions<Derived> &o) const {
+    o.rematBudget = budget;
+    o.rematFunctions = ArrayRef<std::string>(functions);
+    o.rematSolver = solver;
+    o.rematPolicy = policy;
+    o.rematReport = report;
+    o.rematTimeLimit = timeLimit;
+  }
 
   template <typename Derived>
   static RematStageSettings from(const LoweringPipelineOptions<Derived> &o) {
