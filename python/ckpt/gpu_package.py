@@ -120,17 +120,28 @@ class Packager:
                          recompute_count=function["recompute_count"])
         return entry
 
-    def cpu_reference(self, name, source):
-        """ref/<name>.bin: the CPU build's outputs without remat, seed 1."""
+    def cpu_build(self, name, source):
+        """A CPU build of the program without remat, and its inputs' and
+        outputs' description (the CUDA builds' --signature needs a GPU)."""
         exe = os.path.join(self.work, name + ".cpu")
         run([self.ckpt_compile, source, "--entry=loss_grad", "-o", exe])
         signature = json.loads(run([exe, "--signature"]))
+        return exe, {"outputs": signature["outputs"], "inputs": signature["inputs"]}
+
+    def cpu_reference(self, name, source):
+        """ref/<name>.bin: the CPU build's outputs without remat, seed 1."""
+        exe, entry = self.cpu_build(name, source)
         dump = os.path.join(self.out, "ref", name + ".bin")
         output = run([exe, "--iterations=1", "--seed=1", f"--dump-outputs={dump}"])
         peak = int(next(line.split("=")[1] for line in output.splitlines()
                         if line.startswith("peak_bytes=")))
-        return {"reference": "ref/" + name + ".bin", "cpu_peak_bytes": peak,
-                "outputs": signature["outputs"], "inputs": signature["inputs"]}
+        entry.update(reference="ref/" + name + ".bin", cpu_peak_bytes=peak)
+        return entry
+
+    def signature_only(self, name, source):
+        """Input/output description of a benchmark program (no CPU run: the
+        benchmark sizes are too big to execute here)."""
+        return self.cpu_build(name, source)[1]
 
     def build(self, validation, benchmark, budgets):
         manifest = {"created": time.strftime("%Y-%m-%d %H:%M:%S"), "backend": self.backend,
@@ -149,7 +160,7 @@ class Packager:
                 source = self.generate(name, zoo_args)
                 program = manifest["benchmark"][name] = {"zoo": zoo_args, "shape": shape,
                                                          "variants": []}
-                tasks.append((program, None, pool.submit(self.signature_only, source)))
+                tasks.append((program, None, pool.submit(self.signature_only, name, source)))
                 for budget in [None] + budgets:
                     tasks.append((program, "variants",
                                   pool.submit(self.compile_variant, name, source, budget)))
@@ -166,14 +177,6 @@ class Packager:
                 source = os.path.join(self.out, "src", name + ".mlir")
                 program["variants"].append(self.compile_variant(name, source, "min"))
         return manifest
-
-    def signature_only(self, source):
-        """Input/output description of a benchmark program (no CPU run: the
-        benchmark sizes are too big to execute here)."""
-        exe = os.path.join(self.work, os.path.basename(source) + ".sig")
-        run([self.ckpt_compile, source, "--entry=loss_grad", "-o", exe])
-        signature = json.loads(run([exe, "--signature"]))
-        return {"outputs": signature["outputs"], "inputs": signature["inputs"]}
 
 
 def folder_bytes(path):

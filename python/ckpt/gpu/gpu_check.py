@@ -40,7 +40,11 @@ TOLERANCE = 1e-4
 
 
 def read_outputs(path, outputs):
-    data = open(path, "rb").read()
+    with open(path, "rb") as f:
+        return decode_outputs(f.read(), outputs, path)
+
+
+def decode_outputs(data, outputs, what="outputs"):
     arrays, offset = [], 0
     for info in outputs:
         dtype = numpy.dtype(DTYPES[info["dtype"]])
@@ -48,7 +52,7 @@ def read_outputs(path, outputs):
         arrays.append(numpy.frombuffer(data, dtype, count, offset).reshape(info["shape"]))
         offset += count * dtype.itemsize
     if offset != len(data):
-        raise ValueError(f"{path}: {len(data)} bytes, expected {offset}")
+        raise ValueError(f"{what}: {len(data)} bytes, expected {offset}")
     return arrays
 
 
@@ -63,6 +67,28 @@ def run_exe(exe, iterations, dump=None, timeout=600):
     values = dict(re.findall(r"^(median_step_time_s|peak_bytes)=(\S+)", result.stdout, re.M))
     return {"median_step_time_s": float(values["median_step_time_s"]),
             "peak_bytes": int(values["peak_bytes"])}
+
+
+def run_variant(variant, iterations, baseline_bytes):
+    """Runs one build with its outputs dumped. Returns what it measured, the
+    outputs' bytes (None when it failed) and the problems found: for a remat
+    build, outputs not bit-identical to `baseline_bytes` (the build without
+    remat) or a peak over its budget."""
+    dump = os.path.join(HERE, "out", os.path.basename(variant["exe"]) + ".bin")
+    measured = run_exe(variant["exe"], iterations, dump)
+    if "error" in measured:
+        return measured, None, ["run failed: " + measured["error"]]
+    with open(dump, "rb") as f:
+        raw = f.read()
+    problems = []
+    if variant["budget"] != "none":
+        measured["bit_identical"] = raw == baseline_bytes
+        if not measured["bit_identical"]:
+            problems.append("outputs differ from the CUDA build without remat")
+        budget = variant.get("budget_bytes")
+        if budget is not None and measured["peak_bytes"] > budget:
+            problems.append(f"device peak {measured['peak_bytes']} > budget {budget}")
+    return measured, raw, problems
 
 
 def relative_error(actual, expected):
@@ -93,30 +119,17 @@ def validate(manifest, results):
                 row["status"] = "infeasible at build time"
                 print(f"{name:14} {variant['budget']:8} {variant['infeasible']}")
                 continue
-            dump = os.path.join(HERE, "out", os.path.basename(variant["exe"]) + ".bin")
-            measured = run_exe(variant["exe"], 3, dump)
+            measured, raw, problems = run_variant(variant, 3, baseline_bytes)
             row.update(measured)
-            problems = []
-            if "error" in measured:
-                problems.append("run failed: " + measured["error"])
-            else:
-                actual = read_outputs(dump, program["outputs"])
+            if raw is not None:
+                if variant["budget"] == "none":
+                    baseline_bytes = raw
+                actual = decode_outputs(raw, program["outputs"])
                 errors = [relative_error(a, e) for a, e in zip(actual, expected)]
                 row["max_relative_error"] = max(errors)
                 if max(errors) > TOLERANCE:
                     worst = max(range(len(errors)), key=errors.__getitem__)
-                    problems.append(f"output #{worst} relative error {errors[worst]:.3g}")
-                raw = open(dump, "rb").read()
-                if variant["budget"] == "none":
-                    baseline_bytes = raw
-                    row["bit_identical"] = None
-                else:
-                    row["bit_identical"] = raw == baseline_bytes
-                    if not row["bit_identical"]:
-                        problems.append("outputs differ from the CUDA build without remat")
-                budget = variant.get("budget_bytes")
-                if budget is not None and measured["peak_bytes"] > budget:
-                    problems.append(f"device peak {measured['peak_bytes']} > budget {budget}")
+                    problems.insert(0, f"output #{worst} relative error {errors[worst]:.3g}")
             row["status"] = "ok" if not problems else "; ".join(problems)
             if problems:
                 failures.append(f"{name}@{variant['budget']}: {row['status']}")
@@ -148,35 +161,19 @@ def benchmark(manifest, results, iterations, skip_torch, device):
             if "infeasible" in variant:
                 rows.append({"what": f"ckpt {variant['budget']}", "note": "infeasible"})
                 continue
-            dump = os.path.join(HERE, "out", os.path.basename(variant["exe"]) + ".bin")
-            measured = run_exe(variant["exe"], iterations, dump)
+            measured, raw, problems = run_variant(variant, iterations, baseline_bytes)
             label = "ckpt no remat" if variant["budget"] == "none" else f"ckpt {variant['budget']}"
-            row = dict(measured, what=label, budget_bytes=variant.get("budget_bytes"),
-                       estimated_peak_bytes=variant.get("estimated_peak_bytes"))
-            rows.append(row)
-            if "error" in measured:
-                failures.append(f"{name}@{variant['budget']}: run failed: {measured['error']}")
-                continue
-            raw = open(dump, "rb").read()
-            if variant["budget"] == "none":
+            rows.append(dict(measured, what=label, budget_bytes=variant.get("budget_bytes"),
+                             estimated_peak_bytes=variant.get("estimated_peak_bytes")))
+            failures += [f"{name}@{variant['budget']}: {problem}" for problem in problems]
+            if raw is not None and variant["budget"] == "none":
                 baseline_bytes = raw
-            else:
-                row["bit_identical"] = raw == baseline_bytes
-                if not row["bit_identical"]:
-                    failures.append(f"{name}@{variant['budget']}: outputs differ from "
-                                    "the CUDA build without remat")
-                budget = variant.get("budget_bytes")
-                if budget is not None and measured["peak_bytes"] > budget:
-                    failures.append(f"{name}@{variant['budget']}: device peak "
-                                    f"{measured['peak_bytes']} > budget {budget}")
         if torch_gpt is not None and baseline_bytes is not None:
             # The same model: PyTorch's loss and gradients on the inputs the
             # ckpt driver generated.
             arrays = torch_gpt.ckpt_inputs([i["shape"] for i in program["inputs"]], 1)
             theirs = torch_gpt.loss_and_gradients(arrays, shape["heads"], device)
-            ours = read_outputs(os.path.join(HERE, "out", os.path.basename(
-                next(v["exe"] for v in program["variants"] if v["budget"] == "none")) + ".bin"),
-                program["outputs"])
+            ours = decode_outputs(baseline_bytes, program["outputs"])
             error = max(relative_error(a, b) for a, b in zip(ours, theirs))
             checks["torch_vs_ckpt_max_relative_error"] = error
             print(f"ckpt (no remat) vs PyTorch, loss and every gradient: max normwise "
