@@ -127,29 +127,46 @@ def _gelu(e, u, shape):
                      body, name="gelu")
 
 
-def _embed(e, ids, table, seq, d, vocab):
-    """table[ids[t], :] for every t, as a select-reduction over the vocabulary."""
+def _select_by_index(e, name, operands, maps, iterators, out_shape, index_dim,
+                     block_args):
+    """sum over `index_dim` of (id == index ? value : 0): a gather written as
+    a linalg reduction. `operands` are (value, type) pairs; `block_args`
+    names and orders the payload's arguments: ("id" or "value", stem) per
+    operand, the accumulator last."""
     dt = e.dtype
     zero = e.scalar(0.0)
-    init = e.filled((seq, d), 0.0)
-    maps = ", ".join([e._map(3, [0]), e._map(3, [2, 1]), e._map(3, [0, 1])])
-    result = e.fresh("emb")
-    id_arg, x, acc = e.fresh("id"), e.fresh("x"), e.fresh("acc")
+    init = e.filled(out_shape, 0.0)
+    result = e.fresh(name)
+    names = {role: e.fresh(stem) for role, stem in block_args}
+    acc = e.fresh("acc")
     v, vi, hit, pick, s = (e.fresh(n) for n in ("v", "vi", "hit", "pick", "s"))
-    e.emit(f"{result} = linalg.generic {{indexing_maps = [{maps}], "
-           f'iterator_types = ["parallel", "parallel", "reduction"]}} '
-           f"ins({ids}, {table} : tensor<{seq}xi64>, {e.ty((vocab, d))}) "
-           f"outs({init} : {e.ty((seq, d))}) {{")
-    e.emit(f"^bb0({id_arg}: i64, {x}: {dt}, {acc}: {dt}):")
-    for line in (f"{v} = linalg.index 2 : index",
+    values = ", ".join(value for value, _ in operands)
+    types = ", ".join(type_ for _, type_ in operands)
+    iterator_list = ", ".join(f'"{it}"' for it in iterators)
+    e.emit(f"{result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+           f"iterator_types = [{iterator_list}]}} "
+           f"ins({values} : {types}) outs({init} : {e.ty(out_shape)}) {{")
+    arg_types = {"id": "i64", "value": dt}
+    e.emit("^bb0(" + ", ".join(f"{names[role]}: {arg_types[role]}" for role, _ in block_args)
+           + f", {acc}: {dt}):")
+    for line in (f"{v} = linalg.index {index_dim} : index",
                  f"{vi} = arith.index_cast {v} : index to i64",
-                 f"{hit} = arith.cmpi eq, {id_arg}, {vi} : i64",
-                 f"{pick} = arith.select {hit}, {x}, {zero} : {dt}",
+                 f"{hit} = arith.cmpi eq, {names['id']}, {vi} : i64",
+                 f"{pick} = arith.select {hit}, {names['value']}, {zero} : {dt}",
                  f"{s} = arith.addf {acc}, {pick} : {dt}",
                  f"linalg.yield {s} : {dt}"):
         e.emit("  " + line)
-    e.emit(f"}} -> {e.ty((seq, d))}")
+    e.emit(f"}} -> {e.ty(out_shape)}")
     return result
+
+
+def _embed(e, ids, table, seq, d, vocab):
+    """table[ids[t], :] for every t, as a select-reduction over the vocabulary."""
+    return _select_by_index(
+        e, "emb", [(ids, f"tensor<{seq}xi64>"), (table, e.ty((vocab, d)))],
+        [e._map(3, [0]), e._map(3, [2, 1]), e._map(3, [0, 1])],
+        ["parallel", "parallel", "reduction"], (seq, d), 2,
+        [("id", "id"), ("value", "x")])
 
 
 def _cross_entropy(e, logits, labels, seq, vocab):
@@ -175,25 +192,10 @@ def _cross_entropy(e, logits, labels, seq, vocab):
     s = e.generic([(logits, (seq, vocab), [0, 1]), (m, (seq,), [0])], (seq,), [0],
                   ["parallel", "reduction"], sum_body, init=zeros, name="sumexp")
     # The label's logit, as a select-reduction over the vocabulary.
-    zero = e.scalar(0.0)
-    init = e.filled((seq,), 0.0)
-    maps = ", ".join([e._map(2, [0, 1]), e._map(2, [0]), e._map(2, [0])])
-    picked = e.fresh("picked")
-    x, lab, acc = e.fresh("x"), e.fresh("lab"), e.fresh("acc")
-    v, vi, hit, pick, r = (e.fresh(n) for n in ("v", "vi", "hit", "pick", "r"))
-    e.emit(f"{picked} = linalg.generic {{indexing_maps = [{maps}], "
-           f'iterator_types = ["parallel", "reduction"]}} '
-           f"ins({logits}, {labels} : {e.ty((seq, vocab))}, tensor<{seq}xi64>) "
-           f"outs({init} : {e.ty((seq,))}) {{")
-    e.emit(f"^bb0({x}: {dt}, {lab}: i64, {acc}: {dt}):")
-    for line in (f"{v} = linalg.index 1 : index",
-                 f"{vi} = arith.index_cast {v} : index to i64",
-                 f"{hit} = arith.cmpi eq, {lab}, {vi} : i64",
-                 f"{pick} = arith.select {hit}, {x}, {zero} : {dt}",
-                 f"{r} = arith.addf {acc}, {pick} : {dt}",
-                 f"linalg.yield {r} : {dt}"):
-        e.emit("  " + line)
-    e.emit(f"}} -> {e.ty((seq,))}")
+    picked = _select_by_index(
+        e, "picked", [(logits, e.ty((seq, vocab))), (labels, f"tensor<{seq}xi64>")],
+        [e._map(2, [0, 1]), e._map(2, [0]), e._map(2, [0])], ["parallel", "reduction"],
+        (seq,), 1, [("value", "x"), ("id", "lab")])
     # mean_t (m + log s - picked)
     inv = e.scalar(1.0 / seq)
     total = e.filled((), 0.0)
