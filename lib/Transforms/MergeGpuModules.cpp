@@ -91,17 +91,14 @@ struct MergeGpuModulesPass
 
     // Host launches refer to @module::@kernel: point them at the new place.
     StringAttr destinationName = destination.getSymNameAttr();
-    WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
+    module.walk([&](gpu::LaunchFuncOp launch) {
       SymbolRefAttr kernel = launch.getKernel();
       auto it = moved.find(
           {kernel.getRootReference(), kernel.getLeafReference()});
-      if (it == moved.end())
-        return WalkResult::advance();
-      launch.setKernelAttr(SymbolRefAttr::get(
-          destinationName, {FlatSymbolRefAttr::get(it->second)}));
-      return WalkResult::advance();
+      if (it != moved.end())
+        launch.setKernelAttr(SymbolRefAttr::get(
+            destinationName, {FlatSymbolRefAttr::get(it->second)}));
     });
-    (void)result;
   }
 };
 
