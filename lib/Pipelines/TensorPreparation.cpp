@@ -25,6 +25,9 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // reproduces the same bits.
   pm.addPass(createLowerRandomPass());
   pm.addPass(createDecomposeAggregatesPass());
+  // A zero-filled tensor shared by many matmuls (what importers and CSE
+  // produce) would be one buffer alive across the whole step.
+  pm.addPass(createPrivatizeInitsPass());
   // Elementwise tensor ops to linalg, generalization and fusion keep the
   // ckpt annotations (names, policies, phases) that the upstream passes
   // would drop.

@@ -47,7 +47,10 @@ bool mlir::ckpt::isRecomputable(Operation *op) {
   // bufferization inside a recompute region the memory analysis overstates.
   if (op->getNumRegions() && !isa<linalg::LinalgOp>(op))
     return false;
-  return isMemoryEffectFree(op);
+  // Assertions (bounds checks in gathers) pass again on the same values.
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getRecomputeEffects(op);
+  return effects && effects->empty();
 }
 
 namespace {
@@ -270,6 +273,21 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
             edges.emplace_back(it->second, index);
         }
       });
+    }
+    if (policy == Policy::MustRecompute && !node.isRecomputable) {
+      Operation *where = ops.back();
+      for (Operation *op : ops)
+        if (auto attr = op->getAttrOfType<PolicyAttr>(
+                CkptDialect::getPolicyAttrName());
+            attr && attr.getValue() == Policy::MustRecompute)
+          where = op;
+      InFlightDiagnostic diag =
+          where->emitError()
+          << "ckpt-remat: a value with ckpt.policy must_recompute is kept "
+             "across the peak of @"
+          << func.getSymName() << " but cannot be recomputed";
+      diag.attachNote(func.getLoc()) << "in this function";
+      return failure();
     }
     if (policy)
       node.policy = toPlannerPolicy(*policy);

@@ -79,6 +79,8 @@ class CompiledStep:
                 torch = torch_module
                 arg = arg.detach().cpu().numpy()
             array = numpy.ascontiguousarray(arg)
+            if array.dtype == numpy.bool_ and dtype == numpy.uint8:
+                array = array.view(numpy.uint8)  # i1 is stored as one byte, 0 or 1
             if array.shape != shape or array.dtype != dtype:
                 raise TypeError(f"argument #{index}: expected {shape} "
                                 f"{numpy.dtype(dtype).name}, got {array.shape} "

@@ -16,7 +16,7 @@
 // CHECK:         }
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[R]] : tensor<32x32xf32>, tensor<32x32xf32>)
 // REPORT:      "name": "step",
-// REPORT:      "solver": "greedy-peak",
+// REPORT:      "solver": "auto(greedy)",
 // REPORT:      "budget_bytes": 22118,
 // REPORT:      "baseline_peak_bytes": 24576,
 // REPORT:      "peak_bytes": 20480,

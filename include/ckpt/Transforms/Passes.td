@@ -272,6 +272,45 @@ def GeneralizeAndFusePass
   ];
 }
 
+def PrivatizeInitsPass : Pass<"ckpt-privatize-inits"> {
+  let summary = "Give every writer of a shared linalg.fill or tensor.empty "
+                "its own";
+  let description = [{
+    Importers and CSE share one zero-filled tensor, or one `tensor.empty`,
+    between many destination-style ops (torch-mlir's output initializes
+    every matmul of a training step from the same `linalg.fill` and writes
+    most elementwise results into a handful of empties). Bufferization then
+    keeps a shared fill in one buffer from its definition to its last use
+    and copies it before every other write, and writes values with unrelated
+    lifetimes into the buffer of a shared empty; the memory analysis groups
+    the values of one buffer together, and such a group ties the whole
+    function into one node that the remat pass cannot recompute.
+
+    This pass clones a fill of a `tensor.empty` that is written into
+    (`outs`) by several ops right before each of them, with a private
+    `tensor.empty` as its destination, and gives every writer of a shared
+    `tensor.empty` but the first its own. Each clone takes its user's
+    `ckpt.phase` when the user has one. A fill also read as an input keeps
+    the shared op for that use; fills and empties left without uses are
+    erased. Filling costs what the copy it replaces cost, and no buffer is
+    shared by values that do not share a lifetime. `ckpt-tensor-prep` runs
+    it before generalization.
+
+    Example:
+
+    ```mlir
+    %e = tensor.empty() : tensor<4x4xf32>
+    %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %a = linalg.matmul ins(%x, %y : ...) outs(%z : tensor<4x4xf32>) -> ...
+    %b = linalg.matmul ins(%u, %v : ...) outs(%z : tensor<4x4xf32>) -> ...
+    // becomes a tensor.empty and a linalg.fill right before each matmul
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+  ];
+}
+
 def LowerRandomPass : Pass<"ckpt-lower-random"> {
   let summary = "Lower ckpt.random_uniform to integer arithmetic in linalg";
   let description = [{

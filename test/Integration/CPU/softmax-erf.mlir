@@ -9,17 +9,16 @@
 // y = 0 + x = 0.5 everywhere, softmax over a row of equal values = 1/32,
 // erff(1/32) in f32 prints as 0.0352504.
 //
-// Hand-computed peak: main holds x and w (8192 B). In @step, m, the
-// recomputed relu h and y = h + x are live together: m's buffer stays live
-// because the softmax's destination is the same tensor.empty as the matmul's,
-// so the decomposed softmax writes exp(y - max) into it. That is
-// 8192 + 3 x 4096 = 20480 B. Later h and y are freed after their last uses,
-// and the 32-element row buffer (128 B) plus the erf result (4096 B) never
-// exceed it. At exit everything has been freed.
+// Hand-computed peak: main holds x and w (8192 B). In @step every op writes
+// into a tensor of its own (ckpt-privatize-inits gives the softmax its own
+// destination instead of the matmul's tensor.empty, which kept m's buffer
+// alive under the softmax: 20480 B before), so at most two 4 KiB tensors are
+// live at once, with the 32-element row buffer of the softmax (128 B):
+// 8192 + 2 x 4096 + 128 = 16512 B. At exit everything has been freed.
 //
 // CHECK:      Unranked Memref
 // CHECK-NEXT: {{\[}}[0.0352504,   0.0352504,   0.0352504,   0.0352504]]
-// CHECK:      ckpt-runtime: peak_bytes=20480 live_bytes=0 allocations={{[0-9]+}} unknown_frees=0
+// CHECK:      ckpt-runtime: peak_bytes=16512 live_bytes=0 allocations={{[0-9]+}} unknown_frees=0
 
 func.func private @printMemrefF32(tensor<*xf32>)
 

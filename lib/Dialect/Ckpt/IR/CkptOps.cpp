@@ -6,6 +6,7 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -81,6 +82,29 @@ static Value getViewRoot(Value value) {
   return value;
 }
 
+std::optional<SmallVector<MemoryEffects::EffectInstance>>
+mlir::ckpt::getRecomputeEffects(Operation *op) {
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  SmallVector<Operation *> worklist{op};
+  while (!worklist.empty()) {
+    Operation *current = worklist.pop_back_val();
+    if (isa<cf::AssertOp>(current))
+      continue;
+    bool recursive = current->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+    if (auto interface = dyn_cast<MemoryEffectOpInterface>(current))
+      interface.getEffects(effects);
+    else if (!recursive)
+      return std::nullopt;
+    if (!recursive)
+      continue;
+    for (Region &region : current->getRegions())
+      for (Block &block : region)
+        for (Operation &inner : block)
+          worklist.push_back(&inner);
+  }
+  return effects;
+}
+
 // On tensors the body may only hold ops whose only memory effect is
 // allocation; on buffers, additionally reads anywhere and writes into buffers
 // the region owns.
@@ -129,7 +153,7 @@ LogicalResult mlir::ckpt::detail::verifyRegionOp(Operation *op) {
     if (isa<RecomputeOp>(inner))
       continue;
     std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-        getEffectsRecursively(&inner);
+        getRecomputeEffects(&inner);
     if (!effects) {
       InFlightDiagnostic diag =
           inner.emitOpError("has unknown memory effects and cannot be "

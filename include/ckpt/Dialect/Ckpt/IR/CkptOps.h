@@ -18,6 +18,14 @@
 namespace mlir::ckpt {
 class YieldOp;
 
+/// The memory effects of \p op and of the ops nested in it, leaving out
+/// assertions (cf.assert, as importers put bounds checks into gathers):
+/// executed again on the same values, an assertion passes again, so it does
+/// not keep an op from being recomputed. std::nullopt when some op's
+/// effects are unknown.
+std::optional<SmallVector<MemoryEffects::EffectInstance>>
+getRecomputeEffects(Operation *op);
+
 namespace detail {
 /// Parses the shared assembly format of the ckpt region ops:
 /// `(%arg = %operand : type, ...) -> (types) { body } attributes {...}`.
