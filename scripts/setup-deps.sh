@@ -40,3 +40,20 @@ if ((${#python_missing[@]})); then
   echo "setup-deps: installing ${python_missing[*]} with pip"
   python3 -m pip install -q --disable-pip-version-check "${python_missing[@]}"
 fi
+
+# The PyTorch frontend (python/ckpt/torch): torch from the package index and
+# torch-mlir's FX importer. torch-mlir's nightly wheel pins an older torch;
+# it works with this one, so it is installed without its dependencies
+# (packaging is the one it needs). About 100 s and 5.5 GB the first time
+# (torch pulls the CUDA libraries).
+torch_version=2.15.0
+torch_mlir_version=20261001
+if ! python3 -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$torch_version')" 2>/dev/null; then
+  echo "setup-deps: installing torch $torch_version with pip"
+  python3 -m pip install -q --disable-pip-version-check "torch==$torch_version"
+fi
+if ! python3 -c "import torch_mlir.fx, packaging" 2>/dev/null; then
+  echo "setup-deps: installing torch-mlir $torch_mlir_version with pip"
+  python3 -m pip install -q --disable-pip-version-check --no-deps \
+    "torch-mlir==$torch_mlir_version" packaging
+fi

@@ -10,6 +10,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -42,10 +43,9 @@ int mlir::ckpt::getPolicyStrength(Policy policy) {
 }
 
 bool mlir::ckpt::isRecomputable(Operation *op) {
-  // Ops with regions other than a linalg payload are not recomputed:
-  // recompute regions and user checkpoints, loops, and tensor.pad, whose
-  // bufferization inside a recompute region the memory analysis overstates.
-  if (op->getNumRegions() && !isa<linalg::LinalgOp>(op))
+  // Ops with regions other than a linalg payload or a tensor.pad's padding
+  // value are not recomputed: recompute regions and user checkpoints, loops.
+  if (op->getNumRegions() && !isa<linalg::LinalgOp, tensor::PadOp>(op))
     return false;
   // Assertions (bounds checks in gathers) pass again on the same values.
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
