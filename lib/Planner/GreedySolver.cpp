@@ -5,7 +5,8 @@
 // recompute cost, weighted toward values whose next use is far away (a
 // Belady-like lookahead), and recomputes evicted values on demand. A few
 // lookahead weights are tried and the cheapest schedule is kept, since which
-// weight wins depends on the graph family.
+// weight wins depends on the graph family; where none fits the budget,
+// lower aims are tried (the simulation is not monotone in the budget).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,19 +27,29 @@ ckpt::planner::solveGreedy(const RematProblem &problem, uint64_t budgetBytes) {
       config.dropAfterStage[v] = problem.lastForwardConsumer(v);
 
   std::optional<PlanResult> best;
-  for (double exponent : {0.0, 0.5, 1.0, 2.0}) {
-    config.distanceExponent = exponent;
-    std::optional<std::vector<NodeIndex>> sequence =
-        simulateOnDemand(problem, config);
-    if (!sequence)
-      continue;
-    llvm::Expected<PlanResult> result =
-        finishPlan(problem, scheduleFromComputeSequence(problem, *sequence),
-                   budgetBytes, "greedy", timer);
-    if (!result)
-      return result.takeError();
-    if (result->isFeasible && (!best || result->costUnits < best->costUnits))
-      best = std::move(*result);
+  // The simulation is not monotone in the budget: where it gets stuck at the
+  // budget, it may succeed aiming a little lower (any schedule under a lower
+  // aim meets the budget too), so a few lower aims are tried in turn.
+  uint64_t constantBytes = problem.getConstantBytes();
+  uint64_t room = budgetBytes > constantBytes ? budgetBytes - constantBytes : 0;
+  constexpr unsigned kLowerAims = 24;
+  for (unsigned step = 0; step <= kLowerAims && !best; ++step) {
+    config.budgetBytes = budgetBytes - room * step / (2 * kLowerAims);
+    for (double exponent : {0.0, 0.5, 1.0, 2.0}) {
+      config.distanceExponent = exponent;
+      std::optional<std::vector<NodeIndex>> sequence =
+          simulateOnDemand(problem, config);
+      if (!sequence)
+        continue;
+      llvm::Expected<PlanResult> result =
+          finishPlan(problem, scheduleFromComputeSequence(problem, *sequence),
+                     budgetBytes, "greedy", timer);
+      if (!result)
+        return result.takeError();
+      if (result->isFeasible &&
+          (!best || result->costUnits < best->costUnits))
+        best = std::move(*result);
+    }
   }
   if (!best)
     return infeasiblePlan("greedy", timer);

@@ -476,6 +476,10 @@ LogicalResult RematPass::planFunction(ModuleOp module, func::FuncOp &func,
   bool descend = minimize && (spec.kind == planner::SolverKind::ILP ||
                               spec.kind == planner::SolverKind::Auto);
   unsigned attempts = descend ? 6 : 3;
+  // Plans whose order the IR cannot express (a region input defined after
+  // the region) are replaced by plans aiming lower, this many times.
+  constexpr unsigned kUnappliableRetries = 8;
+  unsigned unappliable = 0;
   for (unsigned attempt = 0; attempt < attempts; ++attempt) {
     aim = std::max<int64_t>(aim, 1);
     llvm::Expected<planner::PlanResult> plan =
@@ -511,7 +515,14 @@ LogicalResult RematPass::planFunction(ModuleOp module, func::FuncOp &func,
     if (failed(applied)) {
       candidate.erase();
       LDBG() << "the plan's order cannot be expressed in the IR";
-      break;
+      // Another plan, aiming a little lower, often can be (the heuristics
+      // are not monotone in the budget); a few are tried before giving up.
+      // To minimize, the aim is already as low as the model goes: higher.
+      if (++unappliable > kUnappliableRetries)
+        break;
+      aim += (minimize ? 1 : -1) * std::max<int64_t>(aim / 50, 1);
+      --attempt;
+      continue;
     }
     // A must_recompute policy is fulfilled by the plan (the problem models
     // it): drop it so that greedy-peak does not act on it again.

@@ -89,7 +89,7 @@ class ResidualBlock(nn.Module):
 
 
 class ResNet(nn.Module):
-    def __init__(self, classes=16, channels=8, blocks=2):
+    def __init__(self, classes=16, channels=8, blocks=4):
         super().__init__()
         self.stem = nn.Conv2d(3, channels, 3, 1, 1)
         layers = [ResidualBlock(channels, channels, 1) for _ in range(blocks)]
