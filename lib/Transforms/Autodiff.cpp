@@ -150,40 +150,68 @@ std::optional<ReductionKind> classifyReduction(linalg::GenericOp op) {
   return std::nullopt;
 }
 
-/// A read at `outputDim + windowDim` (unit stride and dilation), as
-/// convolutions and pooling read their input.
+/// A read at `stride * outputDim + dilation * windowDim`, as convolutions
+/// and pooling read their input.
 struct WindowShift {
   unsigned outputDim;
   unsigned windowDim;
   int64_t windowSize;
+  int64_t stride;
+  int64_t dilation;
+  /// Position of the read in the target's map.
+  unsigned targetPosition;
+
+  /// Zeros the output-indexed tensors get in front along this dimension, so
+  /// that `i - dilation * w` stays in bounds.
+  int64_t lowPadding() const { return dilation * (windowSize - 1); }
 };
 
-/// Finds the window shifts that turn `targetMap` into a projected
-/// permutation, or fails if some result is neither a dimension nor the sum
-/// of an output dimension and a window dimension.
+/// `d` or `d * c` (or `c * d`) with a positive constant c: (d, c).
+std::optional<std::pair<unsigned, int64_t>> scaledDim(AffineExpr expr) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return std::make_pair(dim.getPosition(), int64_t{1});
+  auto product = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!product || product.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  AffineExpr lhs = product.getLHS(), rhs = product.getRHS();
+  if (isa<AffineConstantExpr>(lhs))
+    std::swap(lhs, rhs);
+  auto dim = dyn_cast<AffineDimExpr>(lhs);
+  auto factor = dyn_cast<AffineConstantExpr>(rhs);
+  if (!dim || !factor || factor.getValue() <= 0)
+    return std::nullopt;
+  return std::make_pair(dim.getPosition(), factor.getValue());
+}
+
+/// Finds the window reads that keep `targetMap` from being a projected
+/// permutation, or fails if some result is neither a dimension nor a sum
+/// `stride * o + dilation * w` of an output dimension and a window
+/// dimension with static sizes.
 FailureOr<SmallVector<WindowShift>>
 findWindowShifts(AffineMap targetMap, AffineMap outMap,
                  ArrayRef<int64_t> loopRanges) {
   SmallVector<WindowShift> shifts;
-  for (AffineExpr result : targetMap.getResults()) {
+  for (auto [position, result] : llvm::enumerate(targetMap.getResults())) {
     if (isa<AffineDimExpr>(result))
       continue;
     auto sum = dyn_cast<AffineBinaryOpExpr>(result);
     if (!sum || sum.getKind() != AffineExprKind::Add)
       return failure();
-    auto lhs = dyn_cast<AffineDimExpr>(sum.getLHS());
-    auto rhs = dyn_cast<AffineDimExpr>(sum.getRHS());
+    std::optional<std::pair<unsigned, int64_t>> lhs = scaledDim(sum.getLHS());
+    std::optional<std::pair<unsigned, int64_t>> rhs = scaledDim(sum.getRHS());
     if (!lhs || !rhs)
       return failure();
-    unsigned a = lhs.getPosition(), b = rhs.getPosition();
-    bool aIsOutput = outMap.isFunctionOfDim(a);
-    bool bIsOutput = outMap.isFunctionOfDim(b);
-    if (aIsOutput == bIsOutput)
+    bool lhsIsOutput = outMap.isFunctionOfDim(lhs->first);
+    if (lhsIsOutput == outMap.isFunctionOfDim(rhs->first))
       return failure();
-    unsigned window = aIsOutput ? b : a;
-    if (ShapedType::isDynamic(loopRanges[window]))
+    auto [output, window] = lhsIsOutput ? std::make_pair(*lhs, *rhs)
+                                        : std::make_pair(*rhs, *lhs);
+    if (ShapedType::isDynamic(loopRanges[window.first]) ||
+        ShapedType::isDynamic(loopRanges[output.first]))
       return failure();
-    shifts.push_back({aIsOutput ? a : b, window, loopRanges[window]});
+    shifts.push_back({output.first, window.first, loopRanges[window.first],
+                      output.second, window.second,
+                      static_cast<unsigned>(position)});
   }
   return shifts;
 }
@@ -208,7 +236,8 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
       return op.emitOpError("reads operand #")
              << operandIndex
              << " through a map that is neither a projected permutation nor "
-                "a unit-stride window; ckpt-autodiff cannot differentiate it";
+                "a strided, dilated window (s * o + d * w); ckpt-autodiff "
+                "cannot differentiate it";
     shifts = std::move(*found);
   }
 
@@ -229,52 +258,94 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
   unsigned numLoops = op.getNumLoops();
   if (!shifts.empty()) {
     // Iterate over the target's coordinates instead of the output's: the
-    // output dimension o becomes i - w (i the target coordinate, w the window
-    // position), so the target is read at i. Tensors read at o are padded by
-    // the window size minus one on both sides so that i - w stays in bounds;
-    // the padding holds zeros, so it contributes nothing.
-    SmallVector<AffineExpr> substitution;
-    for (unsigned d = 0; d < numLoops; ++d)
-      substitution.push_back(getAffineDimExpr(d, ctx));
+    // target coordinate i = s * o + d * w becomes the loop dimension of o,
+    // so the target is read at i. A tensor read at o is laid out on the
+    // target's grid instead: element o at s * o, zeros in between (strides)
+    // and dilation * (window size - 1) zeros in front, read at
+    // i - d * w + d * (K - 1); the zeros contribute nothing.
+    auto shiftOf = [&](AffineExpr expr) -> const WindowShift * {
+      for (const WindowShift &shift : shifts)
+        if (expr == getAffineDimExpr(shift.outputDim, ctx))
+          return &shift;
+      return nullptr;
+    };
+    bool unitStrides = llvm::all_of(
+        shifts, [](const WindowShift &shift) { return shift.stride == 1; });
+    SmallVector<AffineExpr> targetResults(targetMap.getResults());
     for (const WindowShift &shift : shifts)
-      substitution[shift.outputDim] = getAffineDimExpr(shift.outputDim, ctx) -
-                                      getAffineDimExpr(shift.windowDim, ctx);
-    AffineMap change = AffineMap::get(numLoops, 0, substitution, ctx);
+      targetResults[shift.targetPosition] =
+          getAffineDimExpr(shift.outputDim, ctx);
+    targetMap = AffineMap::get(numLoops, 0, targetResults, ctx);
     for (unsigned i = 0; i + 1 < maps.size(); ++i) {
-      AffineMap original = maps[i];
-      SmallVector<AffineExpr> results(original.compose(change).getResults());
-      SmallVector<int64_t> low, high;
-      bool padded = false;
-      for (auto [position, expr] : llvm::enumerate(original.getResults())) {
-        int64_t amount = 0;
-        for (const WindowShift &shift : shifts)
-          if (expr == getAffineDimExpr(shift.outputDim, ctx))
-            amount = shift.windowSize - 1;
-        low.push_back(amount);
-        high.push_back(amount);
-        if (amount) {
-          results[position] = results[position] + amount;
-          padded = true;
-        }
+      // The payload reads the target itself where the target is.
+      if (i == operandIndex) {
+        maps[i] = targetMap;
+        continue;
       }
-      if (padded) {
-        auto type = cast<RankedTensorType>(inputs[i].getType());
-        SmallVector<int64_t> shape(type.getShape());
-        for (auto [position, amount] : llvm::enumerate(low))
-          shape[position] += 2 * amount;
-        auto paddedType = RankedTensorType::get(shape, type.getElementType());
+      AffineMap original = maps[i];
+      SmallVector<AffineExpr> results;
+      SmallVector<int64_t> low, high, strides;
+      bool laidOut = false;
+      auto type = cast<RankedTensorType>(inputs[i].getType());
+      for (auto [position, expr] : llvm::enumerate(original.getResults())) {
+        const WindowShift *shift = shiftOf(expr);
+        if (!shift) {
+          for (const WindowShift &other : shifts)
+            if (expr.isFunctionOfDim(other.outputDim))
+              return op.emitOpError("reads operand #")
+                     << i << " through a window as well; ckpt-autodiff "
+                             "differentiates one windowed operand at a time";
+          results.push_back(expr);
+          low.push_back(0);
+          high.push_back(0);
+          strides.push_back(1);
+          continue;
+        }
+        int64_t targetSize = targetType.getDimSize(shift->targetPosition);
+        int64_t outputSize = type.getDimSize(position);
+        if (ShapedType::isDynamic(targetSize) ||
+            ShapedType::isDynamic(outputSize))
+          return op.emitOpError("reads operand #")
+                 << operandIndex << " through a window of dynamic size";
+        int64_t front = shift->lowPadding();
+        results.push_back(getAffineDimExpr(shift->outputDim, ctx) -
+                          getAffineDimExpr(shift->windowDim, ctx) *
+                              shift->dilation +
+                          front);
+        low.push_back(front);
+        // The laid-out size is targetSize + front: the last target
+        // coordinate minus no window offset, shifted by `front`.
+        high.push_back(targetSize - 1 - (outputSize - 1) * shift->stride);
+        if (high.back() < 0)
+          return op.emitOpError("reads operand #")
+                 << operandIndex << " through a window that runs past it";
+        strides.push_back(shift->stride);
+        laidOut = true;
+      }
+      maps[i] = AffineMap::get(numLoops, 0, results, ctx);
+      if (!laidOut)
+        continue;
+      SmallVector<int64_t> shape(type.getShape());
+      for (unsigned d = 0; d < shape.size(); ++d)
+        shape[d] = low[d] + (shape[d] - 1) * strides[d] + 1 + high[d];
+      auto laidOutType = RankedTensorType::get(shape, type.getElementType());
+      if (unitStrides) {
         Value zero = backward(arith::ConstantOp::create(
             builder, loc, type.getElementType(),
             builder.getFloatAttr(type.getElementType(), 0.0)));
         inputs[i] = backward(
-            tensor::PadOp::create(builder, loc, paddedType, inputs[i],
+            tensor::PadOp::create(builder, loc, laidOutType, inputs[i],
                                   getAsIndexOpFoldResult(ctx, low),
                                   getAsIndexOpFoldResult(ctx, high), zero));
+      } else {
+        SmallVector<int64_t> sizes(type.getShape());
+        inputs[i] = backward(tensor::InsertSliceOp::create(
+            builder, loc, inputs[i], filled(laidOutType, 0.0, loc),
+            getAsIndexOpFoldResult(ctx, low), getAsIndexOpFoldResult(ctx, sizes),
+            getAsIndexOpFoldResult(ctx, strides)));
       }
-      maps[i] = AffineMap::get(numLoops, 0, results, ctx);
     }
-    maps.back() = simplifyAffineMap(targetMap.compose(change));
-    targetMap = maps.back();
+    maps.back() = targetMap;
     if (!targetMap.isProjectedPermutation())
       return op.emitOpError("reads operand #")
              << operandIndex << " through a window ckpt-autodiff cannot invert";

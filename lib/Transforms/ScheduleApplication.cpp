@@ -280,6 +280,15 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
   // input is defined later than that, right before the reader. Anchors are
   // found from the last region back (readers come later), the moves made in
   // schedule order, so regions before the same op keep that order.
+  // A recomputation nobody reads (its readers were served by another
+  // instance) computes nothing the program uses: it is dropped, latest
+  // first, so that what only it read is dropped too.
+  for (size_t i = applied.size(); i-- > 0;) {
+    if (!applied[i].region->use_empty())
+      continue;
+    applied[i].region->erase();
+    applied.erase(applied.begin() + i);
+  }
   DenseMap<Operation *, Operation *> anchorOf;
   DenseSet<Operation *> regions;
   for (AppliedRecompute &recompute : applied)
