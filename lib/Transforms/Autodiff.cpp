@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/DebugLog.h"
@@ -535,8 +536,11 @@ LogicalResult GradientBuilder::differentiateOp(Operation *op) {
   }
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
     // The source's adjoint is the interior of the result's; the padding value
-    // is a constant (checked), so it gets none.
-    if (!pad.getConstantPaddingValue())
+    // is a constant (checked), so it gets none. (getConstantPaddingValue
+    // also accepts any value defined outside the pad, whose gradient would
+    // then be silently lost.)
+    Value padValue = pad.getConstantPaddingValue();
+    if (!padValue || !matchPattern(padValue, m_Constant()))
       return op->emitOpError("pads with a computed value; ckpt-autodiff "
                              "supports constant padding");
     RankedTensorType sourceType = pad.getSourceType();

@@ -95,3 +95,49 @@ func.func @bad_attr(%a: f32) -> f32 {
   %b = arith.addf %a, %a {ckpt.differentiate} : f32
   return %b : f32
 }
+
+// -----
+
+// Tests that padding with a value computed from an argument is reported (its
+// gradient, the sum of the result's adjoint over the border, is not
+// implemented) rather than given no gradient.
+func.func @computed_padding(%x: tensor<4xf32>, %v: tensor<f32>) -> tensor<f32> attributes {ckpt.differentiate} {
+  %z = arith.constant 0.0 : f32
+  %pv = tensor.extract %v[] : tensor<f32>
+  // expected-error @+1 {{'tensor.pad' op pads with a computed value; ckpt-autodiff supports constant padding}}
+  %p = tensor.pad %x low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %pv : f32
+  } : tensor<4xf32> to tensor<6xf32>
+  %se = tensor.empty() : tensor<f32>
+  %s0 = linalg.fill ins(%z : f32) outs(%se : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%p : tensor<6xf32>) outs(%s0 : tensor<f32>) dimensions = [0]
+    (%a: f32, %b: f32) {
+      %r = arith.addf %a, %b : f32
+      linalg.yield %r : f32
+    }
+  return %s : tensor<f32>
+}
+
+// -----
+
+// Tests that a loop is reported at the loop.
+func.func @looped(%x: tensor<4xf32>) -> tensor<f32> attributes {ckpt.differentiate} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{'scf.for' op is not supported by ckpt-autodiff}}
+  %y = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %x) -> tensor<4xf32> {
+    %e = math.exp %acc : tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  }
+  %se = tensor.empty() : tensor<f32>
+  %s0 = linalg.fill ins(%z : f32) outs(%se : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%y : tensor<4xf32>) outs(%s0 : tensor<f32>) dimensions = [0]
+    (%a: f32, %b: f32) {
+      %r = arith.addf %a, %b : f32
+      linalg.yield %r : f32
+    }
+  return %s : tensor<f32>
+}
