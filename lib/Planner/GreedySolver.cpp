@@ -15,8 +15,11 @@
 
 using namespace ckpt::planner;
 
-llvm::Expected<PlanResult>
-ckpt::planner::solveGreedy(const RematProblem &problem, uint64_t budgetBytes) {
+/// Greedy at \p budgetBytes, then at up to \p lowerAims lower aims (down to
+/// half the room above the constant bytes) while none fits.
+static llvm::Expected<PlanResult> solveGreedyAiming(const RematProblem &problem,
+                                                    uint64_t budgetBytes,
+                                                    unsigned lowerAims) {
   SolveTimer timer;
   OnDemandConfig config;
   config.budgetBytes = budgetBytes;
@@ -32,9 +35,9 @@ ckpt::planner::solveGreedy(const RematProblem &problem, uint64_t budgetBytes) {
   // aim meets the budget too), so a few lower aims are tried in turn.
   uint64_t constantBytes = problem.getConstantBytes();
   uint64_t room = budgetBytes > constantBytes ? budgetBytes - constantBytes : 0;
-  constexpr unsigned kLowerAims = 24;
-  for (unsigned step = 0; step <= kLowerAims && !best; ++step) {
-    config.budgetBytes = budgetBytes - room * step / (2 * kLowerAims);
+  for (unsigned step = 0; step <= lowerAims && !best; ++step) {
+    config.budgetBytes =
+        budgetBytes - (lowerAims ? room * step / (2 * lowerAims) : 0);
     for (double exponent : {0.0, 0.5, 1.0, 2.0}) {
       config.distanceExponent = exponent;
       std::optional<std::vector<NodeIndex>> sequence =
@@ -55,4 +58,15 @@ ckpt::planner::solveGreedy(const RematProblem &problem, uint64_t budgetBytes) {
     return infeasiblePlan("greedy", timer);
   best->solveTimeSeconds = timer.elapsedSeconds();
   return std::move(*best);
+}
+
+llvm::Expected<PlanResult>
+ckpt::planner::solveGreedy(const RematProblem &problem, uint64_t budgetBytes) {
+  return solveGreedyAiming(problem, budgetBytes, /*lowerAims=*/8);
+}
+
+llvm::Expected<PlanResult>
+ckpt::planner::solveGreedyOnce(const RematProblem &problem,
+                               uint64_t budgetBytes) {
+  return solveGreedyAiming(problem, budgetBytes, /*lowerAims=*/0);
 }

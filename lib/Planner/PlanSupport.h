@@ -14,6 +14,12 @@
 namespace ckpt {
 namespace planner {
 
+/// Greedy aiming at \p budgetBytes only, without solveGreedy's lower aims:
+/// for the searches that call it for many budgets (the smallest feasible
+/// peak, the trade-off curve), where an infeasible budget must stay cheap.
+llvm::Expected<PlanResult> solveGreedyOnce(const RematProblem &problem,
+                                           uint64_t budgetBytes);
+
 /// Measures a solver's wall-clock time.
 class SolveTimer {
 public:

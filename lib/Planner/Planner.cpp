@@ -96,7 +96,7 @@ uint64_t ckpt::planner::smallestFeasiblePeakFound(const RematProblem &problem) {
   // answer must be a budget it was seen to meet, not just a peak.
   uint64_t workingBudget = std::numeric_limits<uint64_t>::max();
   auto tryBudget = [&](uint64_t budget) {
-    llvm::Expected<PlanResult> result = solveGreedy(problem, budget);
+    llvm::Expected<PlanResult> result = solveGreedyOnce(problem, budget);
     if (!result) {
       llvm::consumeError(result.takeError());
       return false;

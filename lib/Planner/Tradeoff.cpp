@@ -1,6 +1,6 @@
 //===- Tradeoff.cpp - memory/recompute trade-off curve and its knee -------===//
 
-#include "ckpt/Planner/Solvers.h"
+#include "PlanSupport.h"
 
 #include <algorithm>
 
@@ -11,7 +11,7 @@ ckpt::planner::sweepTradeoff(const RematProblem &problem) {
   uint64_t baseline = baselinePeakBytes(problem);
   std::vector<TradeoffPoint> curve;
   auto add = [&](double fraction, uint64_t budget) {
-    llvm::Expected<PlanResult> result = solveGreedy(problem, budget);
+    llvm::Expected<PlanResult> result = solveGreedyOnce(problem, budget);
     if (!result) {
       llvm::consumeError(result.takeError());
       return;
