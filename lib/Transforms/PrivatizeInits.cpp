@@ -45,6 +45,14 @@ void takePhase(Operation *clone, Operation *user) {
     clone->setAttr(phase, attr);
 }
 
+/// A clone of \p empty right before \p user, in the user's phase.
+Value cloneEmptyBefore(OpBuilder &builder, Operation *empty, Operation *user) {
+  builder.setInsertionPoint(user);
+  Operation *clone = builder.clone(*empty);
+  takePhase(clone, user);
+  return clone->getResult(0);
+}
+
 struct PrivatizeInitsPass
     : public mlir::ckpt::impl::PrivatizeInitsPassBase<PrivatizeInitsPass> {
   void runOnOperation() override {
@@ -63,11 +71,8 @@ struct PrivatizeInitsPass
       Operation *empty = destination.getDefiningOp();
       for (OpOperand *use : destinationUses(fill.getResult(0))) {
         Operation *user = use->getOwner();
-        builder.setInsertionPoint(user);
-        Operation *privateEmpty = builder.clone(*empty);
-        takePhase(privateEmpty, user);
         IRMapping mapping;
-        mapping.map(destination, privateEmpty->getResult(0));
+        mapping.map(destination, cloneEmptyBefore(builder, empty, user));
         Operation *privateFill = builder.clone(*fill, mapping);
         takePhase(privateFill, user);
         use->set(privateFill->getResult(0));
@@ -94,12 +99,8 @@ struct PrivatizeInitsPass
       llvm::sort(uses, [&](OpOperand *a, OpOperand *b) {
         return position.lookup(a->getOwner()) < position.lookup(b->getOwner());
       });
-      for (OpOperand *use : llvm::drop_begin(uses)) {
-        builder.setInsertionPoint(use->getOwner());
-        Operation *privateEmpty = builder.clone(*empty);
-        takePhase(privateEmpty, use->getOwner());
-        use->set(privateEmpty->getResult(0));
-      }
+      for (OpOperand *use : llvm::drop_begin(uses))
+        use->set(cloneEmptyBefore(builder, empty, use->getOwner()));
     }
   }
 };

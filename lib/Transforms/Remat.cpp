@@ -477,7 +477,7 @@ LogicalResult RematPass::planFunction(ModuleOp module, func::FuncOp &func,
                               spec.kind == planner::SolverKind::Auto);
   unsigned attempts = descend ? 6 : 3;
   // Plans whose order the IR cannot express (a region input defined after
-  // the region) are replaced by plans aiming lower, this many times.
+  // the region) are replaced by plans aiming elsewhere, this many times.
   constexpr unsigned kUnappliableRetries = 8;
   unsigned unappliable = 0;
   for (unsigned attempt = 0; attempt < attempts; ++attempt) {
@@ -653,13 +653,7 @@ LogicalResult RematPass::lowerPeakGreedily(ModuleOp module,
           for (Value v : buffer.values)
             if (getPolicyInBody(v, func) == Policy::MustRecompute)
               where = v.getLoc();
-          InFlightDiagnostic diag =
-              emitError(where)
-              << "ckpt-remat: a value with ckpt.policy must_recompute is kept "
-                 "across the peak of @"
-              << name << " but cannot be recomputed";
-          diag.attachNote(func.getLoc()) << "in this function";
-          return failure();
+          return emitMustRecomputeImpossible(where, func);
         }
         continue;
       }

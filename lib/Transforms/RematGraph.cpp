@@ -53,6 +53,17 @@ bool mlir::ckpt::isRecomputable(Operation *op) {
   return effects && effects->empty();
 }
 
+LogicalResult mlir::ckpt::emitMustRecomputeImpossible(Location where,
+                                                      func::FuncOp func) {
+  InFlightDiagnostic diag =
+      emitError(where)
+      << "ckpt-remat: a value with ckpt.policy must_recompute is kept "
+         "across the peak of @"
+      << func.getSymName() << " but cannot be recomputed";
+  diag.attachNote(func.getLoc()) << "in this function";
+  return diag;
+}
+
 namespace {
 
 /// Constant-like top-level ops are not nodes: they hold no buffer and are
@@ -253,14 +264,19 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
     node.outputBytes = bytes[index];
     double seconds = 0;
     std::optional<Policy> policy;
+    // The last op carrying the strongest policy.
+    Operation *policyOp = nullptr;
     for (Operation *op : ops) {
       seconds += estimateOpCost(op, target).estimatedSeconds;
       if (!isRecomputable(op))
         node.isRecomputable = false;
       if (auto attr =
               op->getAttrOfType<PolicyAttr>(CkptDialect::getPolicyAttrName()))
-        if (!policy || getPolicyStrength(attr.getValue()) > getPolicyStrength(*policy))
+        if (!policy || getPolicyStrength(attr.getValue()) >=
+                           getPolicyStrength(*policy)) {
           policy = attr.getValue();
+          policyOp = op;
+        }
       // Edges from the nodes whose values the op reads (also inside its
       // regions).
       op->walk([&](Operation *inner) {
@@ -274,21 +290,8 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
         }
       });
     }
-    if (policy == Policy::MustRecompute && !node.isRecomputable) {
-      Operation *where = ops.back();
-      for (Operation *op : ops)
-        if (auto attr = op->getAttrOfType<PolicyAttr>(
-                CkptDialect::getPolicyAttrName());
-            attr && attr.getValue() == Policy::MustRecompute)
-          where = op;
-      InFlightDiagnostic diag =
-          where->emitError()
-          << "ckpt-remat: a value with ckpt.policy must_recompute is kept "
-             "across the peak of @"
-          << func.getSymName() << " but cannot be recomputed";
-      diag.attachNote(func.getLoc()) << "in this function";
-      return failure();
-    }
+    if (policy == Policy::MustRecompute && !node.isRecomputable)
+      return emitMustRecomputeImpossible(policyOp->getLoc(), func);
     if (policy)
       node.policy = toPlannerPolicy(*policy);
     node.computeCostUnits =

@@ -91,10 +91,14 @@ Operation *getTopLevelOp(func::FuncOp func, Operation *op);
 int getPolicyStrength(Policy policy);
 
 /// True when `op` can be executed a second time without changing the
-/// program and the memory analysis sizes its clone exactly: no memory
-/// effects (linalg on tensors, tensor and arith ops, ckpt.random_uniform),
-/// no regions other than a linalg payload.
+/// program: no memory effects but assertions (linalg on tensors, tensor and
+/// arith ops, ckpt.random_uniform, cf.assert bounds checks in payloads), no
+/// regions other than a linalg payload or a tensor.pad's padding value.
 bool isRecomputable(Operation *op);
+
+/// Reports at `where` that a value of `func` with ckpt.policy must_recompute
+/// cannot be recomputed, with a note at the function.
+LogicalResult emitMustRecomputeImpossible(Location where, func::FuncOp func);
 
 } // namespace mlir::ckpt
 

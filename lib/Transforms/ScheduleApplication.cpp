@@ -272,14 +272,6 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
     if (std::optional<unsigned> node = getNodeOf(operand.get()))
       operand.set(lookup(instances[*current[*node]], operand.get()));
 
-  // 4. Place the regions. The schedule computes a node (all its ops) after
-  // the recomputations before it, so a region goes before the first op of
-  // the node of its first reader, not just before the reader: an
-  // allocation made by an earlier op of that node (a zero-filled
-  // accumulator) would otherwise be alive during the recomputation. Where an
-  // input is defined later than that, right before the reader. Anchors are
-  // found from the last region back (readers come later), the moves made in
-  // schedule order, so regions before the same op keep that order.
   // A recomputation nobody reads (its readers were served by another
   // instance) computes nothing the program uses: it is dropped, latest
   // first, so that what only it read is dropped too.
@@ -289,6 +281,15 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
     applied[i].region->erase();
     applied.erase(applied.begin() + i);
   }
+
+  // 4. Place the regions. The schedule computes a node (all its ops) after
+  // the recomputations before it, so a region goes before the first op of
+  // the node of its first reader, not just before the reader: an
+  // allocation made by an earlier op of that node (a zero-filled
+  // accumulator) would otherwise be alive during the recomputation. Where an
+  // input is defined later than that, right before the reader. Anchors are
+  // found from the last region back (readers come later), the moves made in
+  // schedule order, so regions before the same op keep that order.
   DenseMap<Operation *, Operation *> anchorOf;
   DenseSet<Operation *> regions;
   for (AppliedRecompute &recompute : applied)
@@ -321,8 +322,7 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
       if (!anchor || isBefore(candidate, anchor))
         anchor = candidate;
     }
-    if (!anchor)
-      return failure();
+    assert(anchor && "every region left has a reader");
     anchorOf[recompute.region] = anchor;
   }
   for (AppliedRecompute &recompute : applied)

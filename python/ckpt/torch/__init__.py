@@ -54,9 +54,8 @@ class ExportedStep:
     def arguments(self, model, inputs, targets=()):
         """The step's arguments for `model`'s current parameters and buffers
         and the given inputs and targets, as contiguous numpy arrays."""
-        values = [p for _, p in _parameters(model)] + [b for _, b in _buffers(model)]
-        values += list(inputs) + list(targets)
-        return [numpy.ascontiguousarray(v.detach().cpu().numpy()) for v in values]
+        return [numpy.ascontiguousarray(v.cpu().numpy())
+                for v in _argument_values(model, inputs, targets)]
 
 
 def _parameters(model):
@@ -65,6 +64,13 @@ def _parameters(model):
 
 def _buffers(model):
     return list(model.named_buffers())
+
+
+def _argument_values(model, inputs, targets):
+    """The step's arguments as detached tensors: parameters, buffers,
+    inputs, targets."""
+    values = [p for _, p in _parameters(model)] + [b for _, b in _buffers(model)]
+    return [v.detach() for v in values + list(inputs) + list(targets)]
 
 
 def _step_function(model, loss_fn, num_inputs):
@@ -107,9 +113,7 @@ def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="
     example_inputs = tuple(example_inputs)
     targets = tuple(targets)
     step, parameter_names, buffer_names = _step_function(model, loss_fn, len(example_inputs))
-    args = [p.detach() for _, p in _parameters(model)]
-    args += [b.detach() for _, b in _buffers(model)]
-    args += list(example_inputs) + list(targets)
+    args = _argument_values(model, example_inputs, targets)
 
     start = time.perf_counter()
     table = {**get_decomposition_table(), **scatter_free_decompositions()}
