@@ -8,7 +8,11 @@
 
 #include "ckpt/Transforms/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #define DEBUG_TYPE "ckpt-device-allocations"
 
@@ -32,6 +36,38 @@ Value createToken(OpBuilder &builder, Location loc) {
 /// Blocks the host until `token` completes.
 void waitFor(OpBuilder &builder, Location loc, Value token) {
   gpu::WaitOp::create(builder, loc, Type(), ValueRange{token});
+}
+
+/// Whether host code may touch the data of the buffer `buffer` (or of a view
+/// of it): anything but kernels-to-be (linalg ops, copies), the cuBLAS GEMM
+/// calls, views, metadata and frees counts, the function's results first
+/// (the caller reads them). Unknown uses count too: such buffers stay in
+/// managed memory, which is correct everywhere, only slower.
+bool hostTouches(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      bool deviceOnly =
+          isa<linalg::LinalgOp, memref::CopyOp, memref::DeallocOp,
+              memref::DimOp, memref::ExtractStridedMetadataOp,
+              memref::ExtractAlignedPointerAsIndexOp, bufferization::DeallocOp,
+              ViewLikeOpInterface>(user);
+      if (auto call = dyn_cast<func::CallOp>(user))
+        deviceOnly = call.getCallee().starts_with("ckpt_cuda_");
+      if (!deviceOnly)
+        return true;
+      // Views (and the base buffer of metadata) alias the buffer.
+      for (Value result : user->getResults())
+        if (isa<BaseMemRefType>(result.getType()))
+          worklist.push_back(result);
+    }
+  }
+  return false;
 }
 
 LogicalResult convertAlloc(IRRewriter &rewriter, memref::AllocOp alloc,
@@ -105,7 +141,8 @@ struct DeviceAllocationsPass
 
     IRRewriter rewriter(&getContext());
     for (memref::AllocOp alloc : allocs)
-      if (failed(convertAlloc(rewriter, alloc, hostShared)))
+      if (failed(convertAlloc(rewriter, alloc,
+                              hostShared && hostTouches(alloc.getResult()))))
         return signalPassFailure();
     for (memref::DeallocOp dealloc : deallocs)
       convertDealloc(rewriter, dealloc);

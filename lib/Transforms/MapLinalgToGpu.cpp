@@ -398,6 +398,12 @@ private:
              parallel, delinearize(rewriter, loc, grid.getInductionVars()[0],
                                    parallelSizes)))
       ivs[d] = iv;
+    // Every thread of the block reads the output before the block-wide
+    // combination and stores the same final value after it. Reading after
+    // it would race: a thread could read what a faster one already stored
+    // and add the block's sum twice. The combination waits for every thread
+    // of the block, so all reads precede every store.
+    SmallVector<Value> initial = loadOutputs(rewriter, loc, op, ivs);
 
     auto block = scf::ParallelOp::create(rewriter, loc, c0, threadCount, c1,
                                          ValueRange{neutral});
@@ -427,9 +433,8 @@ private:
                 combineBlock.getArgument(1));
     scf::ReduceReturnOp::create(rewriter, loc, combined);
 
-    // Every thread of the block computes the same final value.
+    // Every thread of the block computes and stores the same final value.
     rewriter.setInsertionPointAfter(block);
-    SmallVector<Value> initial = loadOutputs(rewriter, loc, op, ivs);
     Value result =
         combine(rewriter, loc, match.combiner, initial[0], block.getResult(0));
     storeOutputs(rewriter, loc, op, ivs, ValueRange{result});

@@ -1,15 +1,17 @@
 // RUN: ckpt-opt %s --split-input-file --ckpt-device-allocations | FileCheck %s
 // RUN: ckpt-opt %s --split-input-file --ckpt-device-allocations=host-shared=false | FileCheck %s --check-prefix=DEVICE
 
-// Tests that heap buffers become managed GPU allocations (device memory
-// with host-shared=false, allocated asynchronously and waited for), frees
-// synchronous GPU frees, and stack buffers stay on the host.
+// Tests that a heap buffer only freed becomes device memory, allocated
+// asynchronously and waited for, its free a synchronous GPU free, and that
+// stack buffers stay on the host.
 // CHECK-LABEL: func.func @buffers
-// CHECK:         %[[B:.*]] = gpu.alloc host_shared (%arg0) : memref<?xf32>
-// CHECK:         memref.alloca() : memref<4xindex>
 // CHECK:         %[[T0:.*]] = gpu.wait async
-// CHECK:         %[[T1:.*]] = gpu.dealloc async [%[[T0]]] %[[B]] : memref<?xf32>
+// CHECK:         %[[B:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] (%arg0) : memref<?xf32>
 // CHECK:         gpu.wait [%[[T1]]]
+// CHECK:         memref.alloca() : memref<4xindex>
+// CHECK:         %[[T2:.*]] = gpu.wait async
+// CHECK:         %[[T3:.*]] = gpu.dealloc async [%[[T2]]] %[[B]] : memref<?xf32>
+// CHECK:         gpu.wait [%[[T3]]]
 // CHECK-NOT:     memref.alloc(
 // CHECK-NOT:     memref.dealloc
 // DEVICE-LABEL: func.func @buffers
@@ -22,6 +24,44 @@ func.func @buffers(%n: index) {
   %s = memref.alloca() : memref<4xindex>
   memref.dealloc %b : memref<?xf32>
   return
+}
+
+// -----
+
+// Tests which buffers host code touches and so stay managed memory
+// (host_shared): one returned through a view (the caller reads it), one the
+// host loads from. Those only kernels-to-be (linalg ops, copies), the cuBLAS
+// GEMM calls, views and frees touch are device memory. With
+// host-shared=false, every buffer is device memory.
+// CHECK-LABEL: func.func @host_or_device
+// CHECK:         %[[RESULT:.*]] = gpu.alloc host_shared () : memref<4x8xf32>
+// CHECK:         %[[LOADED:.*]] = gpu.alloc host_shared () : memref<8xf32>
+// CHECK:         gpu.alloc async {{.*}} : memref<32xf32>
+// CHECK:         gpu.alloc async {{.*}} : memref<4x8xf32>
+// CHECK-NOT:     host_shared
+// CHECK:         return
+// DEVICE-LABEL: func.func @host_or_device
+// DEVICE-NOT:     host_shared
+// DEVICE:         return
+func.func private @ckpt_cuda_gemm_f32(memref<4x8xf32>, memref<8x8xf32>, memref<4x8xf32>, i32, i32)
+func.func @host_or_device(%w: memref<8x8xf32>) -> (memref<32xf32>, f32) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %result = memref.alloc() : memref<4x8xf32>
+  %loaded = memref.alloc() : memref<8xf32>
+  %temporary = memref.alloc() : memref<32xf32>
+  %product = memref.alloc() : memref<4x8xf32>
+  %f0 = arith.constant 0.0 : f32
+  linalg.fill ins(%f0 : f32) outs(%loaded : memref<8xf32>)
+  %view = memref.expand_shape %temporary [[0, 1]] output_shape [4, 8] : memref<32xf32> into memref<4x8xf32>
+  func.call @ckpt_cuda_gemm_f32(%view, %w, %product, %zero, %zero) : (memref<4x8xf32>, memref<8x8xf32>, memref<4x8xf32>, i32, i32) -> ()
+  memref.copy %product, %result : memref<4x8xf32> to memref<4x8xf32>
+  %v = memref.load %loaded[%c0] : memref<8xf32>
+  %flat = memref.collapse_shape %result [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+  memref.dealloc %loaded : memref<8xf32>
+  memref.dealloc %temporary : memref<32xf32>
+  memref.dealloc %product : memref<4x8xf32>
+  return %flat, %v : memref<32xf32>, f32
 }
 
 // -----

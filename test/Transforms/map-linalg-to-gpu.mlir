@@ -45,10 +45,14 @@ func.func @elementwise(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
 // Tests that a row reduction gets one block per row whose threads stride
 // through the row (thread t reads t, t+256, ...), combine with the max's
 // neutral element (-inf) and reduce block-wide, then merge with the output.
+// The output is read before the block-wide combination: read after it, a
+// thread could see what another already stored (on a GPU this raced and
+// added a row's sum twice now and then).
 // CHECK-LABEL: func.func @row_max
 // CHECK-DAG:     %[[NEG:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG:     %[[T:.*]] = arith.constant 256 : index
 // CHECK:         scf.parallel (%[[ROW:.*]]) = (%{{.*}}) to (%c64
+// CHECK:           %[[OLD:.*]] = memref.load %arg1[%[[ROW]]]
 // CHECK:           %[[P:.*]] = scf.parallel (%[[TID:.*]]) = (%{{.*}}) to (%[[T]]) {{.*}} init (%[[NEG]]) -> f32
 // CHECK:             %[[ACC:.*]] = scf.for %[[K:.*]] = %[[TID]] to %{{.*}} step %[[T]] iter_args(%[[A:.*]] = %[[NEG]])
 // CHECK:               %[[V:.*]] = memref.load %arg0[%[[ROW]], %[[K]]]
@@ -56,12 +60,15 @@ func.func @elementwise(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
 // CHECK:             scf.reduce(%[[ACC]] : f32)
 // CHECK:               arith.maxnumf
 // CHECK:           } {mapping = [#gpu.loop_dim_map<processor = thread_x
-// CHECK:           %[[OLD:.*]] = memref.load %arg1[%[[ROW]]]
+// CHECK-NOT:       memref.load
 // CHECK:           %[[NEW:.*]] = arith.maxnumf %[[OLD]], %[[P]]
 // CHECK:           memref.store %[[NEW]], %arg1[%[[ROW]]]
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x
 // LAUNCH-LABEL: func.func @row_max
+// LAUNCH:        memref.load %arg1
 // LAUNCH:        gpu.all_reduce
+// LAUNCH-NOT:    memref.load
+// LAUNCH:        memref.store
 func.func @row_max(%x: memref<64x1024xf32>, %m: memref<64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
                   iterator_types = ["parallel", "reduction"]}

@@ -205,9 +205,9 @@ struct GpuPipelineOptions : public LoweringPipelineOptions<GpuPipelineOptions> {
       llvm::cl::init(false)};
   ::mlir::detail::PassOptions::Option<bool> hostShared{
       *this, "host-shared",
-      llvm::cl::desc("Allocate buffers in managed memory that host code can "
-                     "read too (printing, scalar reads); device memory "
-                     "otherwise"),
+      llvm::cl::desc("Allocate the buffers host code touches (results, "
+                     "host loads, printing) in managed memory and the rest "
+                     "in device memory; all in device memory otherwise"),
       llvm::cl::init(true)};
   ::mlir::detail::PassOptions::Option<std::string> kernelReport{
       *this, "kernel-report",

@@ -52,6 +52,10 @@ int64_t ckpt_cuda_unknown_free_count(void);
 void ckpt_cuda_reset(void);
 /** Prints the report line (see above) to stdout. */
 void ckpt_cuda_print_report(void);
+/** Peak device bytes the runtime held from the driver: live buffers plus
+ * freed blocks kept for reuse (the caching allocator of DevicePool.cpp;
+ * CKPT_CUDA_CACHING=0 turns it off). Never reset. */
+int64_t ckpt_cuda_held_peak_bytes(void);
 
 /* cuBLAS GEMMs: C += op(A) * op(B) on row-major memrefs, as
  * `linalg.matmul` / `linalg.batch_matmul` (and generic contractions with a

@@ -119,6 +119,7 @@ void gemm(const GemmKind &kind, int rank, void *aAligned, int64_t aOffset,
   }
   if (m == 0 || n == 0 || batch == 0)
     return;
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Gemm);
 
   Operand a = describe(aAligned, aOffset, aSizes, aStrides, rank,
                        kind.inputElementBytes, "A");

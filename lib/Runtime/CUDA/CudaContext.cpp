@@ -30,6 +30,8 @@ const char *knownErrorName(CUresult result) {
     return "CUDA_ERROR_STUB_LIBRARY";
   case CUDA_ERROR_NO_DEVICE:
     return "CUDA_ERROR_NO_DEVICE";
+  case CUDA_ERROR_DEINITIALIZED:
+    return "CUDA_ERROR_DEINITIALIZED";
   default:
     return "unknown CUDA error";
   }
@@ -41,6 +43,8 @@ const char *knownErrorText(CUresult result) {
     return "the CUDA driver stub was loaded instead of a real driver";
   case CUDA_ERROR_NO_DEVICE:
     return "no CUDA-capable device is detected";
+  case CUDA_ERROR_DEINITIALIZED:
+    return "the CUDA driver is shutting down";
   default:
     return "no description";
   }
@@ -70,6 +74,9 @@ CUcontext initializePrimaryContext() {
                  errorText(result));
     terminate();
   }
+  // Exit handlers run in reverse order of registration: this one runs
+  // before the handler cuInit registered, while the driver still works.
+  std::atexit([] { ckpt::cuda::drainPool(); });
   CUdevice device;
   ckpt::cuda::check(cuDeviceGet(&device, /*ordinal=*/0), "cuDeviceGet");
   CUcontext context = nullptr;
@@ -83,8 +90,9 @@ CUcontext initializePrimaryContext() {
 void ckpt::cuda::check(CUresult result, const char *what) {
   if (result == CUDA_SUCCESS)
     return;
-  std::fprintf(stderr, "ckpt-cuda-runtime: error: %s failed: %s (%s)\n", what,
-               errorName(result), errorText(result));
+  std::fprintf(stderr,
+               "ckpt-cuda-runtime: error: %s failed: %s (code %d: %s)\n", what,
+               errorName(result), static_cast<int>(result), errorText(result));
   terminate();
 }
 
@@ -100,4 +108,12 @@ void ckpt::cuda::ensureContext() {
   CUcontext current = nullptr;
   if (cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != context)
     check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+}
+
+bool ckpt::cuda::enterContextForRelease() {
+  CUcontext current = nullptr;
+  if (cuCtxGetCurrent(&current) == CUDA_ERROR_DEINITIALIZED)
+    return false;
+  ensureContext();
+  return true;
 }

@@ -3,9 +3,9 @@
 // The functions host code calls after `gpu-to-llvm` and translation to LLVM
 // IR, with the signatures MLIR 22 emits (checked by listing the undefined
 // `mgpu*` symbols of translated modules; test/Runtime/cuda-link.mlir links
-// one against this library). Streams are created non-blocking; `index`
-// arguments arrive as intptr_t. Device allocations are counted by the
-// ledger.
+// one against this library). Streams are non-blocking and, like device
+// memory, reused (DevicePool.cpp); `index` arguments arrive as intptr_t.
+// Device allocations are counted by the ledger.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,7 +61,8 @@ CUmodule mgpuModuleLoadJIT(void *data, int optLevel, size_t /*assemblySize*/) {
 }
 
 void mgpuModuleUnload(CUmodule module) {
-  ensureContext();
+  if (!ckpt::cuda::enterContextForRelease())
+    return;
   check(cuModuleUnload(module), "cuModuleUnload");
 }
 
@@ -77,25 +78,40 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t blockZ, int32_t sharedMemoryBytes,
                       CUstream stream, void **params, void **extra,
                       size_t /*paramsCount*/) {
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Launch);
   ensureContext();
+  auto start = std::chrono::steady_clock::now();
   check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        sharedMemoryBytes, stream, params, extra),
         "cuLaunchKernel");
+  if (ckpt::cuda::profiling()) {
+    // Each kernel timed alone: wait for it here.
+    check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+    int64_t grid[3] = {gridX, gridY, gridZ};
+    int64_t block[3] = {blockX, blockY, blockZ};
+    ckpt::cuda::recordKernel(
+        function, grid, block,
+        std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::steady_clock::now() - start)
+            .count());
+  }
 }
 
 CUstream mgpuStreamCreate() {
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Stream);
   ensureContext();
-  CUstream stream = nullptr;
-  check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-  return stream;
+  return ckpt::cuda::acquireStream();
 }
 
 void mgpuStreamDestroy(CUstream stream) {
-  ensureContext();
-  check(cuStreamDestroy(stream), "cuStreamDestroy");
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Stream);
+  if (!ckpt::cuda::enterContextForRelease())
+    return;
+  ckpt::cuda::releaseStream(stream);
 }
 
 void mgpuStreamSynchronize(CUstream stream) {
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::StreamSync);
   ensureContext();
   check(cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
@@ -113,7 +129,8 @@ CUevent mgpuEventCreate() {
 }
 
 void mgpuEventDestroy(CUevent event) {
-  ensureContext();
+  if (!ckpt::cuda::enterContextForRelease())
+    return;
   check(cuEventDestroy(event), "cuEventDestroy");
 }
 
@@ -129,35 +146,32 @@ void mgpuEventRecord(CUevent event, CUstream stream) {
 
 /// `isHostShared` selects managed memory, reachable from host and device.
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Alloc);
   ensureContext();
-  CUdeviceptr ptr = 0;
   // The driver rejects zero-byte allocations; a zero-sized memref still
   // needs a distinct pointer to free.
   size_t requested = sizeBytes ? sizeBytes : 1;
-  if (isHostShared)
-    check(cuMemAllocManaged(&ptr, requested, CU_MEM_ATTACH_GLOBAL),
-          "cuMemAllocManaged");
-  else
-    check(cuMemAlloc(&ptr, requested), "cuMemAlloc");
-  void *result = reinterpret_cast<void *>(ptr);
+  void *result = reinterpret_cast<void *>(
+      ckpt::cuda::allocateDevice(requested, isHostShared));
   ckpt::cuda::recordAllocation(result, sizeBytes);
   return result;
 }
 
 void mgpuMemFree(void *ptr, CUstream stream) {
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Free);
   if (!ptr)
     return;
   // A pointer this runtime did not hand out is counted and left alone.
-  if (!ckpt::cuda::recordFree(ptr))
+  if (!ckpt::cuda::recordFree(ptr) || !ckpt::cuda::enterContextForRelease())
     return;
-  ensureContext();
   // The buffer may still be in use by work queued on `stream`.
   if (stream)
     check(cuStreamSynchronize(stream), "cuStreamSynchronize");
-  check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+  ckpt::cuda::freeDevice(reinterpret_cast<CUdeviceptr>(ptr));
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Copy);
   ensureContext();
   check(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                       reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream),
@@ -166,6 +180,7 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   CUstream stream) {
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Copy);
   ensureContext();
   check(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream),
@@ -174,6 +189,7 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count,
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count,
                   CUstream stream) {
+  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Copy);
   ensureContext();
   check(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream),
@@ -192,7 +208,8 @@ void mgpuMemHostRegisterMemRef(int64_t rank, MemRefPrefix *descriptor,
 }
 
 void mgpuMemHostUnregister(void *ptr) {
-  ensureContext();
+  if (!ckpt::cuda::enterContextForRelease())
+    return;
   check(cuMemHostUnregister(ptr), "cuMemHostUnregister");
 }
 

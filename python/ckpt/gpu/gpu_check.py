@@ -56,11 +56,19 @@ def decode_outputs(data, outputs, what="outputs"):
     return arrays
 
 
-def run_exe(exe, iterations, dump=None, timeout=600):
+# One build's run (all its iterations), in seconds: a hung kernel costs
+# this much GPU time, not the whole run's.
+RUN_TIMEOUT_S = 120
+
+
+def run_exe(exe, iterations, dump=None, timeout=RUN_TIMEOUT_S):
     command = [os.path.join(HERE, exe), f"--iterations={iterations}", "--seed=1"]
     if dump:
         command.append(f"--dump-outputs={dump}")
-    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"no result within {timeout} s"}
     if result.returncode != 0:
         lines = (result.stderr or result.stdout).strip().splitlines() or ["no output"]
         return {"error": f"exit {result.returncode}: {lines[-1][-500:]}"}
@@ -101,6 +109,13 @@ def relative_error(actual, expected):
     return float(difference / scale) if scale > 0 else float(difference)
 
 
+def save(results):
+    """results.json, rewritten after every program: a run stopped at its time
+    limit still leaves what it measured."""
+    with open(os.path.join(HERE, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+
+
 def validate(manifest, results):
     failures = []
     os.makedirs(os.path.join(HERE, "out"), exist_ok=True)
@@ -137,7 +152,8 @@ def validate(manifest, results):
             print(f"{name:14} {variant['budget']:8} {row.get('peak_bytes', '-'):>10} "
                   f"{variant.get('budget_bytes', '-'):>10} {program['cpu_peak_bytes']:>10} "
                   f"{row.get('max_relative_error', float('nan')):>11.2e} {identical:>13}  "
-                  f"{row['status']}")
+                  f"{row['status']}", flush=True)
+        save(results)
     return failures
 
 
@@ -218,7 +234,39 @@ def benchmark(manifest, results, iterations, skip_torch, device):
                 print("no ckpt build fits torch+checkpoint's peak")
         results["benchmark"][name] = {"shape": shape, "rows": rows, "summary": summary,
                                       "checks": checks}
+        save(results)
     return failures
+
+
+def profile(manifest, results, iterations):
+    """Where the host time of each benchmark program's build without remat
+    goes (the runtime's CKPT_CUDA_PROFILE lines), with the runtime's caches
+    of device blocks and streams on and off (CKPT_CUDA_CACHING=0)."""
+    for name, program in manifest["benchmark"].items():
+        variant = next((v for v in program["variants"] if v.get("budget") == "none"), None)
+        if variant is None:
+            continue
+        for caching in ("1", "0"):
+            command = [os.path.join(HERE, variant["exe"]), f"--iterations={iterations}",
+                       "--seed=1"]
+            env = dict(os.environ, CKPT_CUDA_PROFILE="1", CKPT_CUDA_CACHING=caching)
+            try:
+                result = subprocess.run(command, capture_output=True, text=True, env=env,
+                                        timeout=RUN_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                print(f"profile {name} caching={caching}: no result within {RUN_TIMEOUT_S} s")
+                continue
+            lines = [line for line in result.stderr.splitlines()
+                     if line.startswith("ckpt-cuda-profile:")]
+            step = re.search(r"^median_step_time_s=(\S+)", result.stdout, re.M)
+            print(f"\n== profile {name} (no remat, {iterations} iterations, caching "
+                  f"{'on' if caching == '1' else 'off'}): median step "
+                  f"{float(step.group(1)) * 1e3 if step else float('nan'):.3f} ms")
+            print("\n".join(lines))
+            results.setdefault("profile", {})[f"{name}/caching={caching}"] = {
+                "median_step_time_s": float(step.group(1)) if step else None,
+                "lines": lines}
+        save(results)
 
 
 def unpack():
@@ -242,6 +290,8 @@ def main():
     parser.add_argument("--skip-validation", action="store_true")
     parser.add_argument("--skip-benchmark", action="store_true")
     parser.add_argument("--skip-torch", action="store_true")
+    parser.add_argument("--profile", action="store_true",
+                        help="also profile the benchmark builds without remat")
     parser.add_argument("--torch-device", default="cuda",
                         help="device of the PyTorch rows (cpu: for tests without a GPU)")
     parser.add_argument("--unpack-only", action="store_true",
@@ -257,9 +307,10 @@ def main():
     if not args.skip_benchmark:
         failures += benchmark(manifest, results, args.iterations, args.skip_torch,
                               args.torch_device)
+    if args.profile:
+        profile(manifest, results, 3)
     results["failures"] = failures
-    with open(os.path.join(HERE, "results.json"), "w") as f:
-        json.dump(results, f, indent=1)
+    save(results)
     if failures:
         print(f"\nchecks FAILED ({len(failures)}):\n  " + "\n  ".join(failures))
         return 1

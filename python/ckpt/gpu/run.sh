@@ -14,5 +14,6 @@ if ! ls "$cuda"/lib64/libcublas.so.* "$cuda"/lib/libcublas.so.* > /dev/null 2>&1
   paths="$paths:$extra"
 fi
 export LD_LIBRARY_PATH="$paths${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
 python3 "$here/gpu_check.py" "$@"
