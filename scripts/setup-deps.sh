@@ -31,10 +31,11 @@ fi
 
 # Python packages (numpy: the ahead-of-time ctypes helper and the GPU
 # package; nanobind: builds the ckpt._ckpt extension; pytest: python/tests;
-# matplotlib: the budget sweep's Pareto plot).
+# matplotlib: the budget sweep's Pareto plot; scikit-build-core: `pip
+# install .`, which scripts/test.sh tests).
 python_missing=()
-for module in numpy nanobind pytest matplotlib; do
-  python3 -c "import $module" 2>/dev/null || python_missing+=("$module")
+for module in numpy nanobind pytest matplotlib scikit_build_core; do
+  python3 -c "import $module" 2>/dev/null || python_missing+=("${module//_/-}")
 done
 if ((${#python_missing[@]})); then
   echo "setup-deps: installing ${python_missing[*]} with pip"

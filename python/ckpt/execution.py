@@ -23,8 +23,8 @@ import numpy
 
 from .aot import CompiledStep
 from .inputs import generate
+from .tools import find_tool
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _ALIGNMENT = 64
 
 
@@ -43,15 +43,6 @@ class RunResult:
     report: dict = None
 
 
-def _tool(build, name):
-    build = build or os.environ.get("CKPT_BUILD_DIR") or os.path.join(_ROOT, "build")
-    path = os.path.join(build, "bin", name)
-    if not os.access(path, os.X_OK):
-        raise FileNotFoundError(f"no {path}: build ckpt (bash scripts/build.sh) or set "
-                                "CKPT_BUILD_DIR")
-    return path
-
-
 def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=None,
         solver="auto", policy=None, build=None):
     """Compiles `entry` of `module` (MLIR text) for `backend` (`cpu` or
@@ -66,7 +57,7 @@ def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=
         with open(source, "w") as f:
             f.write(module)
         library = os.path.join(work, "libstep.so")
-        command = [_tool(build, "ckpt-compile"), source, f"--entry={entry}",
+        command = [find_tool("ckpt-compile", build), source, f"--entry={entry}",
                    f"--backend={backend}", "--emit=lib", "-o", library]
         report_path = os.path.join(work, "report.json")
         if budget is not None:

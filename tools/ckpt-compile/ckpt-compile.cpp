@@ -14,6 +14,7 @@
 
 #include "ckpt/Support/LargeStack.h"
 #include "EntryModule.h"
+#include "RuntimeLibrary.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
 
@@ -340,13 +341,15 @@ int runTool(int argc, char **argv) {
     // The driver stub stands in for libcuda.so.1 at link time; cuBLAS is
     // found next to the toolkit (or through LD_LIBRARY_PATH) at run time.
     std::string cudaLibraries = CKPT_CUDA_LIBRARY_DIR;
-    link.insert(link.end(),
-                {CKPT_CUDA_RUNTIME_STATIC_LIBRARY, "-L" + cudaLibraries,
-                 "-lcublas", "-L" + cudaLibraries + "/stubs", "-lcuda",
-                 "-Wl,-rpath," + cudaLibraries});
+    link.insert(link.end(), {mlir::ckpt::tools::locateRuntimeLibrary(
+                                 CKPT_CUDA_RUNTIME_STATIC_LIBRARY),
+                             "-L" + cudaLibraries, "-lcublas",
+                             "-L" + cudaLibraries + "/stubs", "-lcuda",
+                             "-Wl,-rpath," + cudaLibraries});
 #endif
   } else {
-    link.push_back(CKPT_RUNTIME_STATIC_LIBRARY);
+    link.push_back(
+        mlir::ckpt::tools::locateRuntimeLibrary(CKPT_RUNTIME_STATIC_LIBRARY));
   }
   link.insert(link.end(), {"-lstdc++", "-lm", "-o", outputFilename});
   run(link);

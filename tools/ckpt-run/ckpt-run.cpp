@@ -12,6 +12,7 @@
 
 #include "ckpt/Support/LargeStack.h"
 #include "EntryModule.h"
+#include "RuntimeLibrary.h"
 #include "ckpt/Analysis/TensorBytes.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
@@ -231,17 +232,19 @@ RuntimeHooks getCudaHooks() {
   fail("--backend=cuda: this ckpt-run was built without a CUDA toolkit "
        "(no libckpt_cuda_runtime)");
 #else
+  static const std::string runtimePath =
+      mlir::ckpt::tools::locateRuntimeLibrary(CKPT_CUDA_RUNTIME_LIBRARY);
   std::string error;
   auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
-      CKPT_CUDA_RUNTIME_LIBRARY, &error);
+      runtimePath.c_str(), &error);
   if (!library.isValid())
     fail("--backend=cuda: cannot load the CUDA runtime (" + error +
          "); a CUDA driver (libcuda.so.1) and a GPU are needed");
   auto symbol = [&](const char *name) {
     void *address = library.getAddressOfSymbol(name);
     if (!address)
-      fail(llvm::Twine("--backend=cuda: ") + CKPT_CUDA_RUNTIME_LIBRARY +
-           " has no '" + name + "'");
+      fail(llvm::Twine("--backend=cuda: ") + runtimePath + " has no '" +
+           name + "'");
     return address;
   };
   cudaAlloc = reinterpret_cast<CudaAlloc>(symbol("mgpuMemAlloc"));
@@ -257,7 +260,7 @@ RuntimeHooks getCudaHooks() {
   hooks.reset = reinterpret_cast<void (*)()>(symbol("ckpt_cuda_reset"));
   hooks.unknownFrees =
       reinterpret_cast<int64_t (*)()>(symbol("ckpt_cuda_unknown_free_count"));
-  hooks.libraries = {CKPT_CUDA_RUNTIME_LIBRARY};
+  hooks.libraries = {runtimePath};
   return hooks;
 #endif
 }
