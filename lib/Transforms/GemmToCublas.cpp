@@ -9,8 +9,10 @@
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/DebugLog.h"
 
@@ -31,6 +33,9 @@ struct GemmMatch {
   std::string callee;
   bool transA = false;
   bool transB = false;
+  /// The runtime's A is the op's second input and B its first (the op
+  /// writes the product transposed, as ckpt-autodiff's matmul gradients do).
+  bool swapInputs = false;
 };
 
 /// Loop-dimension positions of the results of `map` (all plain dimensions).
@@ -109,8 +114,17 @@ FailureOr<GemmMatch> matchGemm(linalg::LinalgOp op, bool allowTF32) {
   bool cTransposed = false;
   if (!matchOperand(*aDims, batch, m, k, match.transA) ||
       !matchOperand(*bDims, batch, k, n, match.transB) ||
-      !matchOperand(*cDims, batch, m, n, cTransposed) || cTransposed)
+      !matchOperand(*cDims, batch, m, n, cTransposed))
     return failure();
+  if (cTransposed) {
+    // C stored as (n, m) is the product of the inputs taken the other way
+    // round: C = op(B') op(A') with B' the second input, A' the first.
+    std::swap(m, n);
+    match.swapInputs = true;
+    if (!matchOperand(*bDims, batch, m, k, match.transA) ||
+        !matchOperand(*aDims, batch, k, n, match.transB))
+      return failure();
+  }
 
   FailureOr<std::string> callee =
       calleeFor(op, aType.getElementType(), bType.getElementType(),
@@ -146,12 +160,59 @@ func::FuncOp getOrDeclare(OpBuilder &builder, ModuleOp module, StringRef name,
   return decl;
 }
 
+/// Simplifies the payload of `op` (folds such as `1.0 * x`, dead ops) and
+/// drops the inputs it no longer reads; returns the op to match (`op`
+/// itself when nothing changed). Differentiated matmuls come out of
+/// ckpt-autodiff as generics that also take the forward's operands and
+/// compute `out + (1.0 * a) * b` next to dead products; this makes them the
+/// two-input contractions cuBLAS takes, and saves every other generic the
+/// loads of inputs it ignores.
+linalg::GenericOp simplifyGeneric(IRRewriter &rewriter,
+                                  linalg::GenericOp op) {
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(op.getRegion(), RewritePatternSet(op.getContext()),
+                              config);
+  Block *body = op.getBody();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  BitVector unused(body->getNumArguments());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (body->getArgument(input->getOperandNumber()).use_empty()) {
+      unused.set(input->getOperandNumber());
+      continue;
+    }
+    inputs.push_back(input->get());
+    maps.push_back(op.getMatchingIndexingMap(input));
+  }
+  if (unused.none() || !op.hasPureBufferSemantics())
+    return op;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    maps.push_back(op.getMatchingIndexingMap(&init));
+  rewriter.setInsertionPoint(op);
+  auto simplified = linalg::GenericOp::create(
+      rewriter, op.getLoc(), TypeRange(), inputs, op.getDpsInits(), maps,
+      op.getIteratorTypesArray());
+  simplified->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.inlineRegionBefore(op.getRegion(), simplified.getRegion(),
+                              simplified.getRegion().end());
+  simplified.getBody()->eraseArguments(unused);
+  rewriter.eraseOp(op);
+  return simplified;
+}
+
 struct GemmToCublasPass
     : public mlir::ckpt::impl::GemmToCublasPassBase<GemmToCublasPass> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> generics;
+    module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics)
+      simplifyGeneric(rewriter, op);
+
     SmallVector<std::pair<linalg::LinalgOp, GemmMatch>> gemms;
     module.walk([&](linalg::LinalgOp op) {
       FailureOr<GemmMatch> match = matchGemm(op, allowTF32);
@@ -161,12 +222,14 @@ struct GemmToCublasPass
         LDBG() << "left to the code generator: " << *op;
     });
 
-    IRRewriter rewriter(&getContext());
     for (auto &[op, match] : gemms) {
       Location loc = op.getLoc();
       rewriter.setInsertionPoint(op);
+      SmallVector<Value> operands = op->getOperands();
+      if (match.swapInputs)
+        std::swap(operands[0], operands[1]);
       SmallVector<Value> args;
-      for (Value operand : op->getOperands()) {
+      for (Value operand : operands) {
         auto type = cast<MemRefType>(operand.getType());
         args.push_back(memref::CastOp::create(
             rewriter, loc, dynamicStridedType(type), operand));

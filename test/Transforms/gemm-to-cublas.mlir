@@ -49,6 +49,40 @@ func.func @batch(%a: memref<4x8x16xf32>, %b: memref<4x16x8xf32>, %c: memref<4x8x
 
 // -----
 
+// Tests a matmul gradient as ckpt-autodiff writes it: the generic also takes
+// the forward's operands (%fa, %fb) and computes `(1.0 * a) * b` next to a
+// dead product. The payload is simplified and the unread inputs dropped,
+// and since the output is indexed (n, m) — the product stored transposed —
+// the inputs are passed the other way round: A = %dy ([m, k]), B = %w read
+// transposed ([n, k]).
+// CHECK-LABEL: func.func @autodiff_gradient
+// CHECK-DAG:     %[[A:.*]] = memref.cast %arg3
+// CHECK-DAG:     %[[B:.*]] = memref.cast %arg1
+// CHECK-DAG:     %[[C:.*]] = memref.cast %arg4
+// CHECK:         call @ckpt_cuda_gemm_f32(%[[A]], %[[B]], %[[C]], %c0_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}})
+// CHECK-NOT:     linalg.generic
+func.func @autodiff_gradient(%fa: memref<16x32xf32>, %w: memref<32x24xf32>, %fb: memref<16x24xf32>,
+                             %dy: memref<16x24xf32>, %dx: memref<16x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, k, j) -> (i, j)>, affine_map<(i, k, j) -> (j, k)>,
+                                   affine_map<(i, k, j) -> (i, k)>, affine_map<(i, k, j) -> (i, k)>,
+                                   affine_map<(i, k, j) -> (i, j)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%fa, %w, %fb, %dy : memref<16x32xf32>, memref<32x24xf32>, memref<16x24xf32>, memref<16x24xf32>)
+      outs(%dx : memref<16x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %g: f32, %acc: f32):
+    %one = arith.constant 1.0 : f32
+    %dead = arith.mulf %a, %b : f32
+    %deadsum = arith.addf %c, %dead : f32
+    %scaled = arith.mulf %one, %b : f32
+    %p = arith.mulf %scaled, %g : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Tests what is left to the code generator: a fused elementwise prologue,
 // integer types, and ops on tensors.
 // CHECK-LABEL: func.func @not_gemms
