@@ -12,8 +12,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "ckpt-gemm-to-cublas"
@@ -167,12 +167,11 @@ func::FuncOp getOrDeclare(OpBuilder &builder, ModuleOp module, StringRef name,
 /// compute `out + (1.0 * a) * b` next to dead products; this makes them the
 /// two-input contractions cuBLAS takes, and saves every other generic the
 /// loads of inputs it ignores.
-linalg::GenericOp simplifyGeneric(IRRewriter &rewriter,
-                                  linalg::GenericOp op) {
+linalg::GenericOp simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  (void)applyPatternsGreedily(op.getRegion(), RewritePatternSet(op.getContext()),
-                              config);
+  (void)applyPatternsGreedily(op.getRegion(),
+                              RewritePatternSet(op.getContext()), config);
   Block *body = op.getBody();
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
