@@ -66,6 +66,7 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
   // Device memory, then kernels.
   DeviceAllocationsPassOptions allocations;
   allocations.hostShared = options.hostShared;
+  allocations.resultsOnDevice = options.resultsOnDevice;
   pm.addPass(ckpt::createDeviceAllocationsPass(allocations));
   MapLinalgToGpuPassOptions mapping;
   mapping.threadsPerBlock = options.threadsPerBlock;

@@ -43,7 +43,7 @@ void waitFor(OpBuilder &builder, Location loc, Value token) {
 /// calls, views, metadata and frees counts, the function's results first
 /// (the caller reads them). Unknown uses count too: such buffers stay in
 /// managed memory, which is correct everywhere, only slower.
-bool hostTouches(Value buffer) {
+bool hostTouches(Value buffer, bool resultsOnDevice) {
   SmallVector<Value> worklist{buffer};
   DenseSet<Value> seen;
   while (!worklist.empty()) {
@@ -59,6 +59,8 @@ bool hostTouches(Value buffer) {
               ViewLikeOpInterface>(user);
       if (auto call = dyn_cast<func::CallOp>(user))
         deviceOnly = call.getCallee().starts_with("ckpt_cuda_");
+      if (isa<func::ReturnOp>(user))
+        deviceOnly = resultsOnDevice;
       if (!deviceOnly)
         return true;
       // Views (and the base buffer of metadata) alias the buffer.
@@ -141,8 +143,9 @@ struct DeviceAllocationsPass
 
     IRRewriter rewriter(&getContext());
     for (memref::AllocOp alloc : allocs)
-      if (failed(convertAlloc(rewriter, alloc,
-                              hostShared && hostTouches(alloc.getResult()))))
+      if (failed(convertAlloc(
+              rewriter, alloc,
+              hostShared && hostTouches(alloc.getResult(), resultsOnDevice))))
         return signalPassFailure();
     for (memref::DeallocOp dealloc : deallocs)
       convertDealloc(rewriter, dealloc);

@@ -1,5 +1,6 @@
 // RUN: ckpt-opt %s --split-input-file --ckpt-device-allocations | FileCheck %s
 // RUN: ckpt-opt %s --split-input-file --ckpt-device-allocations=host-shared=false | FileCheck %s --check-prefix=DEVICE
+// RUN: ckpt-opt %s --split-input-file --ckpt-device-allocations=results-on-device=true | FileCheck %s --check-prefix=RESULTS
 
 // Tests that a heap buffer only freed becomes device memory, allocated
 // asynchronously and waited for, its free a synchronous GPU free, and that
@@ -43,6 +44,13 @@ func.func @buffers(%n: index) {
 // DEVICE-LABEL: func.func @host_or_device
 // DEVICE-NOT:     host_shared
 // DEVICE:         return
+// With results-on-device (ckpt-compile's glue copies results out), the
+// returned buffer is device memory too; the loaded one stays managed.
+// RESULTS-LABEL: func.func @host_or_device
+// RESULTS:         gpu.alloc async {{.*}} : memref<4x8xf32>
+// RESULTS:         gpu.alloc host_shared () : memref<8xf32>
+// RESULTS-NOT:     host_shared
+// RESULTS:         return
 func.func private @ckpt_cuda_gemm_f32(memref<4x8xf32>, memref<8x8xf32>, memref<4x8xf32>, i32, i32)
 func.func @host_or_device(%w: memref<8x8xf32>) -> (memref<32xf32>, f32) {
   %c0 = arith.constant 0 : index

@@ -257,6 +257,9 @@ int runTool(int argc, char **argv) {
     mlir::ckpt::GpuPipelineOptions options;
     remat.applyTo(options);
     options.chip = chip;
+    // The glue copies every result out with the runtime: results can stay
+    // in device memory.
+    options.resultsOnDevice = true;
     std::string message;
     if (failed(mlir::ckpt::verifyGpuPipelineOptions(options, message)))
       fail(message);

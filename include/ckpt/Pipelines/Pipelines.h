@@ -203,6 +203,12 @@ struct GpuPipelineOptions : public LoweringPipelineOptions<GpuPipelineOptions> {
       *this, "allow-tf32",
       llvm::cl::desc("Run f32 cuBLAS GEMMs with TF32 tensor-core math"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<bool> resultsOnDevice{
+      *this, "results-on-device",
+      llvm::cl::desc("Keep the function's results in device memory (for "
+                     "callers that copy them out with the runtime, as "
+                     "ckpt-compile's glue does)"),
+      llvm::cl::init(false)};
   ::mlir::detail::PassOptions::Option<bool> hostShared{
       *this, "host-shared",
       llvm::cl::desc("Allocate the buffers host code touches (results, "

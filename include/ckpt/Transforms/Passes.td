@@ -391,7 +391,11 @@ def DeviceAllocationsPass : Pass<"ckpt-device-allocations"> {
     printing, calls other than the cuBLAS GEMMs; any use the pass does not
     know) are managed memory (`gpu.alloc host_shared`); every other buffer
     (those only kernels, copies and GEMMs touch) is device memory. Without
-    it, every buffer is device memory. Device memory is allocated
+    it, every buffer is device memory. With `results-on-device`, returning a
+    buffer does not make it host-touched: ckpt-compile's glue copies every
+    result into the caller's buffer with the runtime (a device copy), so
+    the kernels that write gradients need not fault on fresh managed
+    pages. Device memory is allocated
     asynchronously, followed by a wait. Managed memory only kernels touch
     would be correct but slow: on an H200 each kernel's first touch of a
     fresh managed buffer page-faults, which made an 8-layer GPT-style step
@@ -418,6 +422,10 @@ def DeviceAllocationsPass : Pass<"ckpt-device-allocations"> {
   let options = [
     Option<"hostShared", "host-shared", "bool", /*default=*/"true",
            "Allocate managed memory that host code can read as well">,
+    Option<"resultsOnDevice", "results-on-device", "bool", /*default=*/"false",
+           "Keep the function's results in device memory (with host-shared): "
+           "for callers that copy them out with the runtime, as "
+           "ckpt-compile's glue does">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
