@@ -349,8 +349,14 @@ def GemmToCublasPass : Pass<"ckpt-gemm-to-cublas", "mlir::ModuleOp"> {
     strided memref; the callee is declared with `llvm.emit_c_interface`, so
     after lowering it receives memref descriptors.
 
+    Every generic on memrefs is first simplified: its payload folded and
+    cleaned of dead ops, the inputs it does not read dropped. That turns
+    ckpt-autodiff's matmul gradients (which also take the forward's operands
+    and compute `out + (1.0 * a) * b`) into plain contractions.
+
     Matched: one batch dimension at most (leading in every operand), one M,
-    N and K dimension, C indexed (batch, m, n), unit innermost stride,
+    N and K dimension, C indexed (batch, m, n) or (batch, n, m) (then the
+    inputs are passed the other way round), unit innermost stride,
     element types f32 x f32 -> f32 (`ckpt_cuda_gemm_f32`, or `_tf32` with
     `allow-tf32`), bf16 x bf16 -> f32 (`_bf16_f32`) and bf16 x bf16 -> bf16
     (`_bf16`); batched variants are `ckpt_cuda_batch_gemm_*`. Anything else
