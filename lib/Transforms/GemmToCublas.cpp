@@ -160,14 +160,15 @@ func::FuncOp getOrDeclare(OpBuilder &builder, ModuleOp module, StringRef name,
   return decl;
 }
 
-/// Simplifies the payload of `op` (folds such as `1.0 * x`, dead ops) and
-/// drops the inputs it no longer reads; returns the op to match (`op`
-/// itself when nothing changed). Differentiated matmuls come out of
-/// ckpt-autodiff as generics that also take the forward's operands and
-/// compute `out + (1.0 * a) * b` next to dead products; this makes them the
-/// two-input contractions cuBLAS takes, and saves every other generic the
-/// loads of inputs it ignores.
-linalg::GenericOp simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
+/// Simplifies the payload of `op`, a generic on buffers (folds such as
+/// `1.0 * x`, dead ops), and drops the inputs it no longer reads.
+/// Differentiated matmuls come out of ckpt-autodiff as generics that also
+/// take the forward's operands and compute `out + (1.0 * a) * b` next to
+/// dead products; this makes them the two-input contractions cuBLAS takes,
+/// and saves every other generic the loads of inputs it ignores.
+void simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics())
+    return;
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   (void)applyPatternsGreedily(op.getRegion(),
@@ -184,8 +185,8 @@ linalg::GenericOp simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
     inputs.push_back(input->get());
     maps.push_back(op.getMatchingIndexingMap(input));
   }
-  if (unused.none() || !op.hasPureBufferSemantics())
-    return op;
+  if (unused.none())
+    return;
   for (OpOperand &init : op.getDpsInitsMutable())
     maps.push_back(op.getMatchingIndexingMap(&init));
   rewriter.setInsertionPoint(op);
@@ -197,7 +198,6 @@ linalg::GenericOp simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
                               simplified.getRegion().end());
   simplified.getBody()->eraseArguments(unused);
   rewriter.eraseOp(op);
-  return simplified;
 }
 
 struct GemmToCublasPass

@@ -7,11 +7,11 @@
 // kernels that took longest:
 //   ckpt-cuda-profile: kernel <name> calls=<n> total_ms=<t> mean_us=<t/n>
 //     grid=<x>x<y>x<z> block=<x>x<y>x<z>
-// (one line each). To time kernels one by one, every launch waits for its
-// kernel while profiling; `ckpt-opt --mlir-print-debuginfo` on the lowered
-// module names the source op of each `gpu.launch_func @..::@<name>`.
-// While profiling, each launch waits for its kernel, so `launch` is the
-// time the kernels ran and the other kinds are host overhead.
+// (one line each). While profiling, each launch waits for its kernel, so
+// kernels are timed one by one, `launch` is the time the kernels ran and
+// the other kinds are host overhead. `ckpt-opt --mlir-print-debuginfo` on
+// the lowered module names the source op of each
+// `gpu.launch_func @..::@<name>`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +25,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -32,29 +33,14 @@
 
 namespace {
 
-const char *kindName(ckpt::cuda::CallKind kind) {
-  switch (kind) {
-  case ckpt::cuda::CallKind::Launch:
-    return "launch";
-  case ckpt::cuda::CallKind::StreamSync:
-    return "stream-sync";
-  case ckpt::cuda::CallKind::Stream:
-    return "stream-create-destroy";
-  case ckpt::cuda::CallKind::Alloc:
-    return "alloc";
-  case ckpt::cuda::CallKind::Free:
-    return "free";
-  case ckpt::cuda::CallKind::Gemm:
-    return "cublas-gemm";
-  case ckpt::cuda::CallKind::Copy:
-    return "memcpy-memset";
-  case ckpt::cuda::CallKind::Count:
-    break;
-  }
-  return "?";
-}
-
 constexpr int kKinds = static_cast<int>(ckpt::cuda::CallKind::Count);
+
+/// The profile's name of each CallKind, in the enum's order.
+constexpr const char *kKindNames[] = {
+    "launch", "stream-sync", "stream-create-destroy", "alloc",
+    "free",   "cublas-gemm", "memcpy-memset"};
+static_assert(std::size(kKindNames) == kKinds, "a name for every CallKind");
+
 std::atomic<int64_t> calls[kKinds];
 std::atomic<int64_t> nanoseconds[kKinds];
 
@@ -90,8 +76,8 @@ struct ProfilePrinter {
       std::fprintf(stderr,
                    "ckpt-cuda-profile: %s calls=%lld total_ms=%.3f "
                    "mean_us=%.2f\n",
-                   kindName(static_cast<ckpt::cuda::CallKind>(i)),
-                   static_cast<long long>(n), totalMs, totalMs * 1e3 / n);
+                   kKindNames[i], static_cast<long long>(n), totalMs,
+                   totalMs * 1e3 / n);
     }
     std::fprintf(stderr, "ckpt-cuda-profile: held_peak_bytes=%lld\n",
                  static_cast<long long>(ckpt_cuda_held_peak_bytes()));

@@ -72,14 +72,15 @@ public:
       }
     }
     CUdeviceptr ptr = 0;
-    CUresult result = managed
-                          ? cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
-                          : cuMemAlloc(&ptr, bytes);
+    auto allocateFromDriver = [&] {
+      return managed ? cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
+                     : cuMemAlloc(&ptr, bytes);
+    };
+    CUresult result = allocateFromDriver();
     if (result == CUDA_ERROR_OUT_OF_MEMORY && cachedBytes > 0) {
       // Cached blocks of other sizes may be what is missing.
-      releaseCachedLocked();
-      result = managed ? cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
-                       : cuMemAlloc(&ptr, bytes);
+      releaseCachedLocked(/*atExit=*/false);
+      result = allocateFromDriver();
     }
     ckpt::cuda::check(result, managed ? "cuMemAllocManaged" : "cuMemAlloc");
     live[ptr] = {bytes, managed};
@@ -137,13 +138,7 @@ public:
   void drain() {
     std::lock_guard<std::mutex> lock(mutex);
     drained = true;
-    for (auto &[bytes, blocks] : freeBlocks) {
-      for (CUdeviceptr ptr : blocks)
-        (void)cuMemFree(ptr);
-      heldBytes -= bytes * blocks.size();
-      blocks.clear();
-    }
-    cachedBytes = 0;
+    releaseCachedLocked(/*atExit=*/true);
     for (CUstream stream : idleStreams)
       (void)cuStreamDestroy(stream);
     idleStreams.clear();
@@ -160,10 +155,15 @@ private:
     return drained;
   }
 
-  void releaseCachedLocked() {
+  /// Frees every cached block (the mutex held); at exit, driver failures
+  /// are ignored rather than reported.
+  void releaseCachedLocked(bool atExit) {
     for (auto &[bytes, blocks] : freeBlocks) {
-      for (CUdeviceptr ptr : blocks)
-        ckpt::cuda::check(cuMemFree(ptr), "cuMemFree");
+      for (CUdeviceptr ptr : blocks) {
+        CUresult result = cuMemFree(ptr);
+        if (!atExit)
+          ckpt::cuda::check(result, "cuMemFree");
+      }
       heldBytes -= bytes * blocks.size();
       blocks.clear();
     }

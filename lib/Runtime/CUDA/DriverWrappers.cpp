@@ -78,23 +78,25 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t blockZ, int32_t sharedMemoryBytes,
                       CUstream stream, void **params, void **extra,
                       size_t /*paramsCount*/) {
-  ckpt::cuda::ProfiledCall profiled(ckpt::cuda::CallKind::Launch);
   ensureContext();
-  auto start = std::chrono::steady_clock::now();
+  bool profiling = ckpt::cuda::profiling();
+  auto start = profiling ? std::chrono::steady_clock::now()
+                         : std::chrono::steady_clock::time_point();
   check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        sharedMemoryBytes, stream, params, extra),
         "cuLaunchKernel");
-  if (ckpt::cuda::profiling()) {
-    // Each kernel timed alone: wait for it here.
-    check(cuStreamSynchronize(stream), "cuStreamSynchronize");
-    int64_t grid[3] = {gridX, gridY, gridZ};
-    int64_t block[3] = {blockX, blockY, blockZ};
-    ckpt::cuda::recordKernel(
-        function, grid, block,
-        std::chrono::duration_cast<std::chrono::nanoseconds>(
-            std::chrono::steady_clock::now() - start)
-            .count());
-  }
+  if (!profiling)
+    return;
+  // Each kernel timed alone: wait for it here. The time counts for the
+  // kernel and for the `launch` kind.
+  check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+  int64_t elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  int64_t grid[3] = {gridX, gridY, gridZ};
+  int64_t block[3] = {blockX, blockY, blockZ};
+  ckpt::cuda::recordKernel(function, grid, block, elapsed);
+  ckpt::cuda::recordCall(ckpt::cuda::CallKind::Launch, elapsed);
 }
 
 CUstream mgpuStreamCreate() {

@@ -61,14 +61,23 @@ def decode_outputs(data, outputs, what="outputs"):
 RUN_TIMEOUT_S = 120
 
 
-def run_exe(exe, iterations, dump=None, timeout=RUN_TIMEOUT_S):
+def execute(exe, iterations, dump=None, env=None):
+    """Runs one build on the inputs of seed 1: its CompletedProcess, or None
+    when it gave no result within RUN_TIMEOUT_S."""
     command = [os.path.join(HERE, exe), f"--iterations={iterations}", "--seed=1"]
     if dump:
         command.append(f"--dump-outputs={dump}")
     try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(command, capture_output=True, text=True, env=env,
+                              timeout=RUN_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        return {"error": f"no result within {timeout} s"}
+        return None
+
+
+def run_exe(exe, iterations, dump=None):
+    result = execute(exe, iterations, dump)
+    if result is None:
+        return {"error": f"no result within {RUN_TIMEOUT_S} s"}
     if result.returncode != 0:
         lines = (result.stderr or result.stdout).strip().splitlines() or ["no output"]
         return {"error": f"exit {result.returncode}: {lines[-1][-500:]}"}
@@ -247,13 +256,9 @@ def profile(manifest, results, iterations):
         if variant is None:
             continue
         for caching in ("1", "0"):
-            command = [os.path.join(HERE, variant["exe"]), f"--iterations={iterations}",
-                       "--seed=1"]
             env = dict(os.environ, CKPT_CUDA_PROFILE="1", CKPT_CUDA_CACHING=caching)
-            try:
-                result = subprocess.run(command, capture_output=True, text=True, env=env,
-                                        timeout=RUN_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
+            result = execute(variant["exe"], iterations, env=env)
+            if result is None:
                 print(f"profile {name} caching={caching}: no result within {RUN_TIMEOUT_S} s")
                 continue
             lines = [line for line in result.stderr.splitlines()
