@@ -1,48 +1,62 @@
-//===- ILPSolver.cpp - Checkmate-style stage MILP solved with CBC ---------===//
+//===- ILPSolver.cpp - Retention-pattern MILP solved with CBC -------------===//
 //
-// The formulation follows Checkmate (Jain et al., MLSys 2020), with frees
-// inside a stage and the usual reductions:
-//   - stage t < n computes node t for the first time, after recomputing (in
-//     index order) some of t's ancestors; nothing else is computed in stage
-//     t (Checkmate allows any earlier node; restricting to ancestors of t
-//     keeps the model near O(n^2) columns, and the unit tests measure what
-//     it costs against all schedules), and by default only nodes a few edges
-//     upstream of t's inputs (SolverOptions::ilpRecomputeDepth: the full
-//     model's root LP is too slow for CBC on 200-node graphs) plus what
-//     greedy recomputes in stage t; a final stage n
-//     recomputes outputs that were dropped (and what they need) and ends with
-//     every output resident, as if a virtual node read all outputs;
-//   - R[t,i]: i is recomputed in stage t (i an ancestor of t that may be
-//     recomputed); S[t,i]: i is resident entering stage t;
-//   - FREE[t,i,k]: i is freed right after step k of stage t, where k reads i;
-//     allowed when no later step of the stage reads i and i is not kept into
-//     stage t+1; values nobody reads in a stage are dropped between stages;
-//   - U[t,j] bounds the bytes resident after the j-th step of stage t, by the
-//     recurrence U[t,j] >= U[t,j-1] + bytes of step j - bytes freed after
-//     step j-1, and is capped by the budget;
-//   - zero-byte values are resident from their computation on (they cost no
-//     choice); a must_recompute value with consumers in both
-//     phases is not resident entering the stage after its last forward
-//     consumer (see RematProblem::needsPhaseSplit); values that may not be
-//     recomputed have no R columns.
-// Every model solution is a schedule: the stage computations in order, with
-// frees inserted as early as possible, which never holds a value longer than
-// the model does; the validator then measures it. Greedy's schedule, which
-// has the stage form, is handed to CBC as the starting incumbent.
+// A schedule of the class is described value by value, in the spirit of
+// Moccasin's retention intervals (Bartan et al., ICML 2023):
+//   - stage t < n computes node t for the first time, after recomputing
+//     some values in index order; a final stage n recomputes outputs that
+//     were dropped and ends with every output resident (as if a virtual node
+//     read them);
+//   - an instance of value v is one computation of v and the stages it is
+//     resident for: computed in stage `start` (its own stage for the first
+//     instance, a recomputation otherwise), freed right after its last read
+//     in stage `end`; instances of a value do not overlap;
+//   - a pattern is the list of v's instances; the model picks one pattern
+//     per value among candidates: keep (one instance), or the first
+//     instance and one recomputation (two instances: the Moccasin bound of
+//     two intervals), plus greedy's own pattern whatever its instance count,
+//     so that greedy's schedule is always in the class.
+// Candidates: v may be recomputed in stage s when s reads v or recomputes a
+// consumer of v (its "needs"), and v lies within SolverOptions::
+// ilpRecomputeDepth edges upstream of what stage s's node reads; instances
+// end at needs. Every original read is covered by construction.
+//
+// Columns: x[v,p] (binary, pattern p chosen; cost = recomputations x cost),
+// a[v,t] (binary, v resident in stage t, defined from x by a recurrence over
+// instance starts and ends, so each x appears in O(1) rows), st[v,t]
+// (v recomputed in stage t), live[v,t,k] (a value whose instance ends in
+// stage t is still needed at recomputation step k).
+// Rows:
+//   - one pattern per value;
+//   - availability: for every range [a, b] of v's recomputation stages and
+//     input u, recomputing v somewhere in [a, b] needs u resident in some
+//     stage of [a, b]: sum st[v, a..b] <= a[u,a] + (patterns of u starting
+//     an instance in (a, b] without covering a). The range form is what
+//     makes the LP tight: per stage, half a recomputation of u could serve
+//     two half recomputations of v in different stages;
+//   - memory after every recomputation step and at every node, exact for
+//     the class: a value is freed after its last read in the stage its
+//     instance ends in (the live columns say whether a later step of the
+//     stage still reads it).
+// Solved with CBC (no preprocessing: it would substitute the coverage
+// recurrences back into dense memory rows) from greedy's schedule.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PlanSupport.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MathExtras.h"
 
 #include "coin/Cbc_C_Interface.h"
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <set>
+#include <tuple>
 
 using namespace ckpt::planner;
 
@@ -51,8 +65,16 @@ namespace {
 /// CBC treats DBL_MAX as infinity in row bounds.
 constexpr double kUnbounded = std::numeric_limits<double>::max();
 
-/// Refuse models beyond this many columns: CBC would not finish anyway.
-constexpr size_t kMaxColumns = 4'000'000;
+/// Refuse models beyond this many candidate patterns: CBC would not finish.
+constexpr size_t kMaxPatterns = 500'000;
+
+/// Availability rows cover every range of a value's recomputation stages
+/// when it has at most this many, and ranges of at most kShortRangeStarts
+/// stages otherwise: the short ranges carry most of the strength, and all
+/// ranges of values recomputable in dozens of stages (random DAGs) take
+/// gigabytes.
+constexpr size_t kAllRangesStarts = 12;
+constexpr size_t kShortRangeStarts = 4;
 
 /// Rows and columns accumulated before handing them to CBC in one call.
 struct ModelBuilder {
@@ -70,147 +92,105 @@ struct ModelBuilder {
     return objective.size() - 1;
   }
   int addBinary(double cost) { return addColumn(cost, 0, 1, true); }
+  /// Adds a row; repeated columns are summed and zero terms dropped.
   void addRow(llvm::ArrayRef<std::pair<int, double>> terms, double low,
               double high) {
+    std::map<int, double> merged;
+    for (auto [column, coefficient] : terms)
+      merged[column] += coefficient;
     int row = rowLower.size();
     rowLower.push_back(low);
     rowUpper.push_back(high);
-    for (auto [column, coefficient] : terms)
-      columnEntries[column].emplace_back(row, coefficient);
+    for (auto [column, coefficient] : merged)
+      if (coefficient != 0)
+        columnEntries[column].emplace_back(row, coefficient);
   }
 };
 
-/// One recomputation candidate of a stage: node i and its R column.
-struct StageStep {
-  NodeIndex node;
-  int recColumn;
+/// One computation of a value and the stages it is resident for.
+struct Instance {
+  unsigned start, end;
+  bool operator==(const Instance &other) const {
+    return start == other.start && end == other.end;
+  }
 };
 
-/// A free candidate: value i after step k of stage t.
-struct FreeCandidate {
-  NodeIndex value;
-  NodeIndex afterStep;
-  int column;
+/// A candidate for how one value is held: its instances in stage order.
+struct Pattern {
+  llvm::SmallVector<Instance, 2> instances;
+  int column = -1;
+
+  /// The instance resident in stage \p t, if any.
+  const Instance *covering(unsigned t) const {
+    for (const Instance &instance : instances)
+      if (instance.start <= t && t <= instance.end)
+        return &instance;
+    return nullptr;
+  }
+  unsigned lastStage() const { return instances.back().end; }
 };
 
-/// The columns of the stage model.
-class StageModel {
-public:
-  explicit StageModel(const RematProblem &problem);
+/// Candidate patterns and the columns of the model, per value.
+struct ValueModel {
+  /// False for values resident from their computation on without columns
+  /// (zero bytes and no phase split).
+  bool isModeled = false;
+  std::vector<Pattern> patterns;
+  /// a[v,t] for t in (v, lastStage]; index t - v - 1.
+  std::vector<int> residentColumn;
+  /// st[v,t] for the stages that start a recomputation of v.
+  std::map<unsigned, int> startColumn;
+  unsigned lastStage = 0;
 
-  /// Number of stages: one per node and the final one.
-  unsigned stageCount() const { return problem.size() + 1; }
-  /// What the last step of stage \p t reads: node t's inputs, or every
-  /// output for the final stage.
-  llvm::ArrayRef<NodeIndex> stageInputs(unsigned t) const {
-    return t < problem.size() ? problem.predecessors(t)
-                              : llvm::ArrayRef(outputs);
-  }
-  /// Bytes of the value stage \p t computes last (0 for the final stage).
-  uint64_t stageBytes(unsigned t) const {
-    return t < problem.size() ? problem.bytes(t) : 0;
-  }
-  /// True for values resident from their computation on, without columns.
-  bool isFixed(NodeIndex v) const { return fixed[v]; }
-  /// S[t,v], or -1 when v has no column at stage t.
   int resident(NodeIndex v, unsigned t) const {
-    if (fixed[v] || t <= v || t > problem.size())
+    if (!isModeled || t <= v || t > lastStage)
       return -1;
-    return residentColumn[v][t - v - 1];
+    return residentColumn[t - v - 1];
   }
-  /// R[t,v], or -1 when v may not be recomputed in stage t.
-  int recompute(unsigned t, NodeIndex v) const {
-    auto it = llvm::lower_bound(
-        steps[t], v,
-        [](const StageStep &step, NodeIndex node) { return step.node < node; });
-    return it != steps[t].end() && it->node == v ? it->recColumn : -1;
+  int start(unsigned t) const {
+    auto it = startColumn.find(t);
+    return it == startColumn.end() ? -1 : it->second;
   }
-
-  const RematProblem &problem;
-  std::vector<NodeIndex> outputs;
-  std::vector<bool> fixed;
-  std::vector<std::vector<int>> residentColumn;
-  /// Recomputation candidates of each stage, ascending.
-  std::vector<std::vector<StageStep>> steps;
-  std::vector<std::vector<FreeCandidate>> frees;
 };
 
-} // namespace
-
-StageModel::StageModel(const RematProblem &problem) : problem(problem) {
+/// The patterns of a schedule that computes nodes for the first time in
+/// original order, or nullopt when it has no stage form (a value recomputed
+/// while resident).
+std::optional<std::vector<Pattern>>
+patternsOfSchedule(const RematProblem &problem, const Schedule &schedule) {
   unsigned n = problem.size();
-  fixed.resize(n);
-  residentColumn.resize(n);
-  steps.resize(n + 1);
-  frees.resize(n + 1);
-  for (NodeIndex v = 0; v < n; ++v) {
-    fixed[v] = problem.bytes(v) == 0 && !problem.needsPhaseSplit(v);
-    if (problem.isSink(v))
-      outputs.push_back(v);
-  }
-}
-
-/// Builds the compute sequence of greedy's schedule per stage, or nullopt
-/// when it does not have the stage form the model needs.
-static std::optional<std::vector<double>>
-startFromSchedule(const StageModel &model, llvm::ArrayRef<ScheduleStep> steps,
-                  size_t columns) {
-  const RematProblem &problem = model.problem;
-  unsigned n = problem.size();
-  std::vector<double> values(columns, 0);
-  std::vector<bool> resident(n, false), computed(n, false);
+  std::vector<Pattern> patterns(n);
   unsigned stage = 0;
-  bool stageOpen = false;
-  NodeIndex lastStep = 0;
-  bool lastWasRecompute = false;
-  auto openStage = [&]() {
-    if (stageOpen)
-      return true;
-    stageOpen = true;
-    for (NodeIndex v = 0; v < n; ++v) {
-      if (!resident[v] || model.isFixed(v))
-        continue;
-      int column = model.resident(v, stage);
-      if (column < 0)
-        return false;
-      values[column] = 1;
-    }
-    return true;
-  };
-  for (const ScheduleStep &step : steps) {
+  std::vector<bool> resident(n, false);
+  for (const ScheduleStep &step : schedule) {
     NodeIndex v = step.node;
     if (step.kind == StepKind::Free) {
       resident[v] = false;
-      if (!lastWasRecompute || model.isFixed(v))
-        continue;
-      for (const FreeCandidate &free : model.frees[stage])
-        if (free.value == v && free.afterStep == lastStep)
-          values[free.column] = 1;
       continue;
     }
-    if (stage > n || !openStage())
+    if (resident[v])
       return std::nullopt;
+    for (NodeIndex u : problem.predecessors(v))
+      if (!patterns[u].instances.empty())
+        patterns[u].instances.back().end =
+            std::max(patterns[u].instances.back().end, stage);
+    if (patterns[v].instances.empty() && v != stage)
+      return std::nullopt;
+    patterns[v].instances.push_back({stage, stage});
     resident[v] = true;
-    lastStep = v;
-    if (!computed[v]) {
-      if (v != stage)
-        return std::nullopt;
-      computed[v] = true;
+    if (v == stage && stage < n)
       ++stage;
-      stageOpen = false;
-      lastWasRecompute = false;
-      continue;
-    }
-    int column = model.recompute(stage, v);
-    if (column < 0)
-      return std::nullopt;
-    values[column] = 1;
-    lastWasRecompute = true;
   }
-  if (stage != n || !openStage())
-    return std::nullopt;
-  return values;
+  for (NodeIndex v = 0; v < n; ++v) {
+    if (patterns[v].instances.empty())
+      return std::nullopt;
+    if (problem.isSink(v))
+      patterns[v].instances.back().end = n;
+  }
+  return patterns;
 }
+
+} // namespace
 
 llvm::Expected<PlanResult>
 ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
@@ -219,177 +199,229 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
   unsigned n = problem.size();
   if (problem.getConstantBytes() > budgetBytes)
     return infeasiblePlan("ilp", timer);
+  // Does the last step of stage t (node t, or the final stage) read v?
+  auto stageReads = [&](NodeIndex v, unsigned t) {
+    return t < n ? llvm::is_contained(problem.predecessors(t), v)
+                 : problem.isSink(v);
+  };
 
-  StageModel vars(problem);
-  unsigned stages = vars.stageCount();
-  // ancestors[t]: nodes with a path to t; every node leads to an output, so
-  // the final stage may recompute anything.
-  std::vector<llvm::BitVector> ancestors(stages, llvm::BitVector(n));
-  for (unsigned t = 0; t < stages; ++t)
-    for (NodeIndex u : vars.stageInputs(t)) {
-      ancestors[t].set(u);
-      ancestors[t] |= ancestors[u];
-    }
-
-  // Greedy's recomputations stay in the model whatever their depth, so its
-  // schedule is always a starting incumbent when it meets the budget.
+  // Greedy's schedule: the starting incumbent, and its patterns are
+  // candidates whatever their shape.
+  std::optional<std::vector<Pattern>> greedyPatterns;
   std::optional<Schedule> greedySchedule;
-  std::vector<llvm::BitVector> greedyRecomputes(stages, llvm::BitVector(n));
-  if (llvm::Expected<PlanResult> greedy = solveGreedy(problem, budgetBytes)) {
-    if (greedy->isFeasible) {
-      greedySchedule = std::move(greedy->schedule);
-      std::vector<bool> computed(n, false);
-      unsigned stage = 0;
-      for (const ScheduleStep &step : *greedySchedule) {
-        if (step.kind != StepKind::Compute)
+  if (options.ilpIncludeGreedy) {
+    if (llvm::Expected<PlanResult> greedy = solveGreedy(problem, budgetBytes)) {
+      if (greedy->isFeasible) {
+        greedyPatterns = patternsOfSchedule(problem, greedy->schedule);
+        greedySchedule = std::move(greedy->schedule);
+      }
+    } else {
+      llvm::consumeError(greedy.takeError());
+    }
+  }
+
+  // near[t]: values within the depth limit upstream of what stage t reads.
+  std::vector<llvm::BitVector> near(n + 1, llvm::BitVector(n));
+  for (unsigned t = 0; t <= n; ++t) {
+    std::vector<NodeIndex> frontier;
+    for (NodeIndex v = 0; v < n; ++v)
+      if (stageReads(v, t)) {
+        near[t].set(v);
+        frontier.push_back(v);
+      }
+    unsigned depth = options.ilpRecomputeDepth;
+    for (unsigned hops = 1; (depth == 0 || hops < depth) && !frontier.empty();
+         ++hops) {
+      std::vector<NodeIndex> next;
+      for (NodeIndex v : frontier)
+        for (NodeIndex u : problem.predecessors(v))
+          if (!near[t].test(u)) {
+            near[t].set(u);
+            next.push_back(u);
+          }
+      frontier = std::move(next);
+    }
+  }
+
+  bool unlimited = options.ilpRecomputeDepth == 0;
+  // Needs and recomputation stages, consumers first.
+  std::vector<ValueModel> values(n);
+  std::vector<std::set<unsigned>> recomputeStages(n);
+  size_t patternCount = 0;
+  for (NodeIndex v = n; v-- > 0;) {
+    ValueModel &value = values[v];
+    value.isModeled = problem.bytes(v) > 0 || problem.needsPhaseSplit(v);
+    if (!value.isModeled)
+      continue;
+    std::vector<unsigned> reads(problem.successors(v).begin(),
+                                problem.successors(v).end());
+    if (problem.isSink(v))
+      reads.push_back(n);
+    std::set<unsigned> needs(reads.begin(), reads.end());
+    for (NodeIndex w : problem.successors(v))
+      needs.insert(recomputeStages[w].begin(), recomputeStages[w].end());
+    if (problem.mayRecompute(v)) {
+      // Without a depth limit any later stage (recomputing v where its
+      // inputs are last read can free them earlier); with one, stages after
+      // v's first read that read v or recompute a consumer of it.
+      if (unlimited) {
+        for (unsigned s = v + 1; s <= n; ++s)
+          recomputeStages[v].insert(s);
+      } else {
+        for (unsigned s : needs)
+          if (s > reads.front() && near[s].test(v))
+            recomputeStages[v].insert(s);
+      }
+      if (greedyPatterns)
+        for (const Instance &instance :
+             llvm::drop_begin((*greedyPatterns)[v].instances)) {
+          recomputeStages[v].insert(instance.start);
+          needs.insert(instance.start);
+        }
+    }
+    // Patterns: keep, or free after e1 and recompute in s until e2.
+    unsigned lastRead = reads.back();
+    std::optional<NodeIndex> lastForward;
+    if (problem.needsPhaseSplit(v))
+      lastForward = problem.lastForwardConsumer(v);
+    auto nextRead = [&](unsigned stage) {
+      auto it = llvm::upper_bound(reads, stage);
+      return it == reads.end() ? n + 1 : *it;
+    };
+    if (!lastForward)
+      for (unsigned e : needs)
+        if (e >= lastRead)
+          value.patterns.push_back({{{v, e}}});
+    // Without a depth limit, the first instance may also be freed right
+    // after its computation (e1 = v), v being recomputed before its first
+    // read.
+    std::vector<unsigned> firstEnds;
+    if (unlimited)
+      firstEnds.push_back(v);
+    firstEnds.insert(firstEnds.end(), needs.begin(), needs.end());
+    for (unsigned e1 : firstEnds) {
+      // A phase-split value's first copy serves exactly the forward reads.
+      if (lastForward && e1 != *lastForward)
+        continue;
+      unsigned limit = nextRead(e1);
+      for (unsigned s : recomputeStages[v]) {
+        if (s <= e1 || s > limit)
           continue;
-        if (!computed[step.node]) {
-          computed[step.node] = true;
-          ++stage;
-        } else if (stage < stages && ancestors[stage].test(step.node)) {
-          greedyRecomputes[stage].set(step.node);
+        for (unsigned e2 : needs)
+          if (e2 >= std::max(lastRead, s))
+            value.patterns.push_back({{{v, e1}, {s, e2}}});
+      }
+    }
+    if (greedyPatterns) {
+      Pattern &greedy = (*greedyPatterns)[v];
+      if (llvm::none_of(value.patterns, [&](const Pattern &pattern) {
+            return pattern.instances == greedy.instances;
+          }))
+        value.patterns.push_back(greedy);
+    }
+    patternCount += value.patterns.size();
+    if (patternCount > kMaxPatterns)
+      return llvm::createStringError(
+          llvm::formatv("ilp: a graph of {0} nodes needs more than {1} "
+                        "candidate patterns, more than CBC can handle here; "
+                        "use greedy or auto, or a smaller recompute depth",
+                        n, kMaxPatterns)
+              .str());
+    if (value.patterns.empty())
+      return infeasiblePlan("ilp", timer);
+  }
+
+  ModelBuilder model;
+  std::vector<std::pair<int, double>> terms;
+  // Pattern, coverage and start columns, and the rows defining them.
+  for (NodeIndex v = 0; v < n; ++v) {
+    ValueModel &value = values[v];
+    if (!value.isModeled)
+      continue;
+    std::map<unsigned, std::vector<int>> startsAt, endsAt;
+    terms.clear();
+    for (Pattern &pattern : value.patterns) {
+      pattern.column = model.addBinary(double(problem.cost(v)) *
+                                       (pattern.instances.size() - 1));
+      terms.emplace_back(pattern.column, 1);
+      value.lastStage = std::max(value.lastStage, pattern.lastStage());
+      for (const Instance &instance : pattern.instances) {
+        if (instance.start != v)
+          startsAt[instance.start].push_back(pattern.column);
+        endsAt[instance.end].push_back(pattern.column);
+      }
+    }
+    model.addRow(terms, 1, 1);
+    // a[v,t] = a[v,t-1] - (instances ending in t-1) + (starting in t), with
+    // a[v,v] = 1.
+    for (unsigned t = v + 1; t <= value.lastStage; ++t) {
+      int column = model.addBinary(0);
+      value.residentColumn.push_back(column);
+      terms.assign({{column, 1}});
+      if (t > v + 1)
+        terms.emplace_back(value.residentColumn[t - v - 2], -1);
+      if (auto it = endsAt.find(t - 1); it != endsAt.end())
+        for (int ending : it->second)
+          terms.emplace_back(ending, 1);
+      if (auto it = startsAt.find(t); it != startsAt.end())
+        for (int starting : it->second)
+          terms.emplace_back(starting, -1);
+      double constant = t == v + 1 ? 1 : 0;
+      model.addRow(terms, constant, constant);
+    }
+    for (auto &[t, columns] : startsAt) {
+      int column = model.addColumn(0, 0, 1, false);
+      value.startColumn[t] = column;
+      terms.assign({{column, 1}});
+      for (int starting : columns)
+        terms.emplace_back(starting, -1);
+      model.addRow(terms, 0, 0);
+    }
+  }
+
+  // Availability over ranges of recomputation stages: recomputing v in
+  // [first, last] needs u resident in first or a pattern of u that is not
+  // and starts an instance in (first, last].
+  for (NodeIndex v = 0; v < n; ++v) {
+    const ValueModel &value = values[v];
+    std::vector<std::pair<unsigned, int>> starts(value.startColumn.begin(),
+                                                 value.startColumn.end());
+    for (NodeIndex u : problem.predecessors(v)) {
+      const ValueModel &input = values[u];
+      if (!input.isModeled)
+        continue;
+      for (size_t i = 0; i < starts.size(); ++i) {
+        unsigned first = starts[i].first;
+        terms.clear();
+        if (int column = input.resident(u, first); column >= 0)
+          terms.emplace_back(column, 1);
+        // Patterns of u not resident in first, by their next start.
+        std::vector<std::pair<unsigned, int>> later;
+        for (const Pattern &pattern : input.patterns) {
+          if (pattern.covering(first))
+            continue;
+          for (const Instance &instance : pattern.instances)
+            if (instance.start > first) {
+              later.emplace_back(instance.start, pattern.column);
+              break;
+            }
+        }
+        llvm::sort(later);
+        auto nextStart = later.begin();
+        size_t end = starts.size() <= kAllRangesStarts
+                         ? starts.size()
+                         : std::min(starts.size(), i + kShortRangeStarts);
+        for (size_t j = i; j < end; ++j) {
+          terms.emplace_back(starts[j].second, -1);
+          // Such patterns whose next instance starts in (the previous
+          // range's end, this range's end].
+          for (;
+               nextStart != later.end() && nextStart->first <= starts[j].first;
+               ++nextStart)
+            terms.emplace_back(nextStart->second, 1);
+          model.addRow(terms, 0, kUnbounded);
         }
       }
-    }
-  } else {
-    llvm::consumeError(greedy.takeError());
-  }
-  // Stage t recomputes only nodes within options.ilpRecomputeDepth edges
-  // upstream of what its last step reads.
-  if (unsigned depth = options.ilpRecomputeDepth; depth > 0)
-    for (unsigned t = 0; t < stages; ++t) {
-      llvm::BitVector near(n);
-      std::vector<NodeIndex> frontier(vars.stageInputs(t).begin(),
-                                      vars.stageInputs(t).end());
-      for (NodeIndex u : frontier)
-        near.set(u);
-      for (unsigned hops = 1; hops < depth && !frontier.empty(); ++hops) {
-        std::vector<NodeIndex> next;
-        for (NodeIndex v : frontier)
-          for (NodeIndex u : problem.predecessors(v))
-            if (!near.test(u)) {
-              near.set(u);
-              next.push_back(u);
-            }
-        frontier = std::move(next);
-      }
-      near |= greedyRecomputes[t];
-      ancestors[t] &= near;
-    }
-  ModelBuilder model;
-  size_t estimatedColumns = 0;
-  for (unsigned t = 0; t < stages; ++t)
-    estimatedColumns += 2 * ancestors[t].count() + t;
-  if (estimatedColumns > kMaxColumns)
-    return llvm::createStringError(
-        llvm::formatv("ilp: a graph of {0} nodes needs about {1} columns, "
-                      "more than the {2} CBC can handle here; use greedy or "
-                      "auto",
-                      n, estimatedColumns, kMaxColumns)
-            .str());
-
-  // S columns.
-  for (NodeIndex v = 0; v < n; ++v) {
-    if (vars.isFixed(v))
-      continue;
-    unsigned first = v + 1, last = n;
-    vars.residentColumn[v].resize(last - first + 1);
-    for (unsigned t = first; t <= last; ++t)
-      vars.residentColumn[v][t - first] = model.addBinary(0);
-    if (problem.needsPhaseSplit(v)) {
-      // The forward copy is stale once the last forward consumer ran.
-      if (int column = vars.resident(v, *problem.lastForwardConsumer(v) + 1);
-          column >= 0)
-        model.upper[column] = 0;
-    }
-  }
-  // R columns.
-  for (unsigned t = 0; t < stages; ++t)
-    for (NodeIndex v : ancestors[t].set_bits())
-      if (!vars.isFixed(v) && problem.mayRecompute(v))
-        vars.steps[t].push_back({v, model.addBinary(problem.cost(v))});
-
-  std::vector<std::pair<int, double>> terms;
-  // S[t+1,v] <= S[t,v] + R[t,v].
-  for (NodeIndex v = 0; v < n; ++v)
-    for (unsigned t = v + 1; t < n; ++t) {
-      int next = vars.resident(v, t + 1);
-      if (next < 0)
-        continue;
-      terms.assign({{next, -1}, {vars.resident(v, t), 1}});
-      if (int rec = vars.recompute(t, v); rec >= 0)
-        terms.emplace_back(rec, 1);
-      model.addRow(terms, 0, kUnbounded);
-    }
-
-  // Inputs are available: R[t,k] <= S[t,u] + R[t,u] for each input u of a
-  // step k; node t itself always runs.
-  auto addAvailability = [&](unsigned t, llvm::ArrayRef<NodeIndex> inputs,
-                             int kColumn) {
-    for (NodeIndex u : inputs) {
-      if (vars.isFixed(u))
-        continue;
-      terms.clear();
-      if (int column = vars.resident(u, t); column >= 0)
-        terms.emplace_back(column, 1);
-      if (int column = vars.recompute(t, u); column >= 0)
-        terms.emplace_back(column, 1);
-      if (kColumn >= 0) {
-        terms.emplace_back(kColumn, -1);
-        model.addRow(terms, 0, kUnbounded);
-      } else {
-        model.addRow(terms, 1, kUnbounded);
-      }
-    }
-  };
-  for (unsigned t = 0; t < stages; ++t) {
-    for (const StageStep &step : vars.steps[t])
-      addAvailability(t, problem.predecessors(step.node), step.recColumn);
-    addAvailability(t, vars.stageInputs(t), -1);
-  }
-
-  // Free candidates: value u after step k of stage t, where k reads u, u is
-  // not read by node t (so it is needed at the end of the stage) and u holds
-  // bytes.
-  for (unsigned t = 0; t < stages; ++t) {
-    llvm::ArrayRef<NodeIndex> finalInputs = vars.stageInputs(t);
-    for (const StageStep &step : vars.steps[t])
-      for (NodeIndex u : problem.predecessors(step.node)) {
-        if (vars.isFixed(u) || problem.bytes(u) == 0 ||
-            llvm::is_contained(finalInputs, u))
-          continue;
-        int column = model.addBinary(0);
-        vars.frees[t].push_back({u, step.node, column});
-        // FREE[t,u,k] <= R[t,k].
-        model.addRow({{column, -1}, {step.recColumn, 1}}, 0, kUnbounded);
-      }
-    // Per value u: sum_k FREE[t,u,k] + S[t+1,u] <= 1, and a step j reading u
-    // runs only if u was not freed before it:
-    // sum_{k<j} FREE[t,u,k] + R[t,j] <= 1.
-    std::vector<FreeCandidate> byValue = vars.frees[t];
-    llvm::sort(byValue, [](const FreeCandidate &a, const FreeCandidate &b) {
-      return std::tie(a.value, a.afterStep) < std::tie(b.value, b.afterStep);
-    });
-    for (size_t begin = 0; begin < byValue.size();) {
-      NodeIndex u = byValue[begin].value;
-      size_t end = begin;
-      while (end < byValue.size() && byValue[end].value == u)
-        ++end;
-      terms.clear();
-      for (size_t i = begin; i < end; ++i)
-        terms.emplace_back(byValue[i].column, 1);
-      if (int next = vars.resident(u, t + 1); next >= 0)
-        terms.emplace_back(next, 1);
-      if (terms.size() > 1)
-        model.addRow(terms, -kUnbounded, 1);
-      for (size_t j = begin + 1; j < end; ++j) {
-        terms.clear();
-        for (size_t i = begin; i < j; ++i)
-          terms.emplace_back(byValue[i].column, 1);
-        terms.emplace_back(vars.recompute(t, byValue[j].afterStep), 1);
-        model.addRow(terms, -kUnbounded, 1);
-      }
-      begin = end;
     }
   }
 
@@ -399,7 +431,7 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
   // word).
   uint64_t unitBytes = 0, largestBytes = 0;
   for (NodeIndex v = 0; v < n; ++v)
-    if (!vars.isFixed(v) && problem.bytes(v) > 0) {
+    if (problem.bytes(v) > 0) {
       unitBytes = std::gcd(unitBytes, problem.bytes(v));
       largestBytes = std::max(largestBytes, problem.bytes(v));
     }
@@ -414,133 +446,185 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
       return std::floor(roomBytes / unit) + 0.5;
     return roomBytes / unit * (1 - 1e-9) - 1e-3;
   };
+  int64_t room = static_cast<int64_t>(budgetBytes) -
+                 static_cast<int64_t>(problem.getConstantBytes());
 
-  for (unsigned t = 0; t < stages; ++t) {
-    int64_t room = static_cast<int64_t>(budgetBytes) -
-                   static_cast<int64_t>(problem.getConstantBytes());
-    int64_t lastRoom = room - static_cast<int64_t>(vars.stageBytes(t));
-    if (lastRoom < 0)
-      return infeasiblePlan("ilp", timer);
-    // Step 0: everything resident entering the stage, plus the first step.
-    terms.clear();
-    double heldBytes = 0;
-    for (NodeIndex v = 0; v < t; ++v)
-      if (int column = vars.resident(v, t); column >= 0) {
-        terms.emplace_back(column, problem.bytes(v) / unit);
-        heldBytes += problem.bytes(v);
+  // Memory rows.
+  std::vector<std::vector<NodeIndex>> covering(n + 1);
+  for (NodeIndex v = 0; v < n; ++v)
+    if (values[v].isModeled && problem.bytes(v) > 0)
+      for (unsigned t = v + 1; t <= values[v].lastStage; ++t)
+        covering[t].push_back(v);
+  // Ending columns: patterns whose instance resident in stage t ends there,
+  // having entered the stage (fresh = false) or been recomputed in it;
+  // defined once so memory rows stay sparse.
+  std::map<std::tuple<NodeIndex, unsigned, bool>, int> endingColumns;
+  auto ending = [&](NodeIndex v, unsigned t, bool fresh) {
+    auto [it, inserted] = endingColumns.try_emplace({v, t, fresh}, -1);
+    if (!inserted)
+      return it->second;
+    std::vector<std::pair<int, double>> definition;
+    for (const Pattern &pattern : values[v].patterns)
+      if (const Instance *instance = pattern.covering(t);
+          instance && instance->end == t && (instance->start == t) == fresh)
+        definition.emplace_back(pattern.column, -1);
+    if (definition.empty())
+      return -1;
+    int column = model.addColumn(0, 0, 1, false);
+    definition.emplace_back(column, 1);
+    model.addRow(definition, 0, 0);
+    return it->second = column;
+  };
+  for (unsigned t = 0; t <= n; ++t) {
+    // At node t, after the stage's recomputations: values whose instance
+    // ends here and that node t does not read are gone.
+    if (t < n) {
+      int64_t nodeRoom = room - static_cast<int64_t>(problem.bytes(t));
+      if (nodeRoom < 0)
+        return infeasiblePlan("ilp", timer);
+      terms.clear();
+      for (NodeIndex v : covering[t]) {
+        double weight = problem.bytes(v) / unit;
+        terms.emplace_back(values[v].resident(v, t), weight);
+        if (!stageReads(v, t))
+          for (bool fresh : {false, true})
+            if (int column = ending(v, t, fresh); column >= 0)
+              terms.emplace_back(column, -weight);
       }
-    if (vars.steps[t].empty()) {
-      if (heldBytes > lastRoom)
-        model.addRow(terms, -kUnbounded, capacity(lastRoom));
-      continue;
+      if (!terms.empty())
+        model.addRow(terms, -kUnbounded, capacity(nodeRoom));
     }
-    std::vector<std::vector<std::pair<int, double>>> freedAfter(n + 1);
-    for (const FreeCandidate &free : vars.frees[t])
-      freedAfter[free.afterStep].emplace_back(free.column,
-                                              problem.bytes(free.value) / unit);
-    int previous = -1;
-    NodeIndex previousNode = 0;
-    auto addStep = [&](NodeIndex k, int recColumn, int64_t stepRoom) {
-      int column = model.addColumn(0, 0, capacity(stepRoom), false);
-      // U[t,j] - U[t,j-1] - bytes(k) R[t,k] + freed after j-1 >= 0.
-      llvm::SmallVector<std::pair<int, double>> row{{column, 1}};
-      if (previous < 0) {
-        for (auto [held, coefficient] : terms)
-          row.emplace_back(held, -coefficient);
-      } else {
-        row.emplace_back(previous, -1);
-        for (auto [free, coefficient] : freedAfter[previousNode])
-          row.emplace_back(free, coefficient);
+    // After each recomputation step k of the stage.
+    std::vector<NodeIndex> steps;
+    for (NodeIndex v = 0; v < n; ++v)
+      if (values[v].start(t) >= 0)
+        steps.push_back(v);
+    for (NodeIndex k : steps) {
+      terms.clear();
+      for (NodeIndex v : covering[t]) {
+        double weight = problem.bytes(v) / unit;
+        terms.emplace_back(values[v].resident(v, t), weight);
+        if (v > k)
+          if (int start = values[v].start(t); start >= 0)
+            terms.emplace_back(start, -weight);
+        if (stageReads(v, t))
+          continue;
+        llvm::SmallVector<int, 2> endings;
+        for (bool fresh : {false, true})
+          if (fresh ? v < k : true)
+            if (int column = ending(v, t, fresh); column >= 0)
+              endings.push_back(column);
+        if (endings.empty())
+          continue;
+        for (int column : endings)
+          terms.emplace_back(column, -weight);
+        // Still needed when a later step of the stage reads it.
+        int live = -1;
+        for (NodeIndex j : problem.successors(v)) {
+          int readerStart = values[j].start(t);
+          if (j < k || readerStart < 0)
+            continue;
+          if (live < 0)
+            live = model.addColumn(0, 0, 1, false);
+          std::vector<std::pair<int, double>> liveRow{{live, 1},
+                                                      {readerStart, -1}};
+          for (int column : endings)
+            liveRow.emplace_back(column, -1);
+          model.addRow(liveRow, -1, kUnbounded);
+        }
+        if (live >= 0)
+          terms.emplace_back(live, weight);
       }
-      if (recColumn >= 0 && problem.bytes(k) > 0)
-        row.emplace_back(recColumn, -(problem.bytes(k) / unit));
-      model.addRow(row, 0, kUnbounded);
-      previous = column;
-      previousNode = k;
-    };
-    for (const StageStep &step : vars.steps[t])
-      addStep(step.node, step.recColumn, room);
-    addStep(t, -1, lastRoom);
+      if (!terms.empty())
+        model.addRow(terms, -kUnbounded, capacity(room));
+    }
   }
 
   int columns = model.objective.size();
   std::vector<CoinBigIndex> starts{0};
   std::vector<int> rowIndices;
-  std::vector<double> values;
+  std::vector<double> coefficients;
   for (auto &entries : model.columnEntries) {
     for (auto [row, coefficient] : entries) {
       rowIndices.push_back(row);
-      values.push_back(coefficient);
+      coefficients.push_back(coefficient);
     }
     starts.push_back(rowIndices.size());
   }
 
-  // Greedy's schedule, when it fits the budget, is the starting incumbent.
-  std::optional<std::vector<double>> start;
-  if (greedySchedule)
-    start = startFromSchedule(vars, *greedySchedule, columns);
-
-  std::vector<std::vector<NodeIndex>> stageRecomputes(stages);
+  std::vector<std::vector<NodeIndex>> stageRecomputes(n + 1);
   double objective = 0, bound = 0;
   bool isOptimal = false;
-  if (columns > 0) {
-    Cbc_Model *cbc = Cbc_newModel();
-    Cbc_loadProblem(cbc, columns, model.rowLower.size(), starts.data(),
-                    rowIndices.data(), values.data(), model.lower.data(),
-                    model.upper.data(), model.objective.data(),
-                    model.rowLower.data(), model.rowUpper.data());
-    for (int column = 0; column < columns; ++column)
-      if (model.isInteger[column])
-        Cbc_setInteger(cbc, column);
-    Cbc_setLogLevel(cbc, 0);
-    Cbc_setMaximumSeconds(
-        cbc, std::max(0.1, options.timeLimitSeconds - timer.elapsedSeconds()));
-    // Costs are integers, so a gap below one unit proves optimality.
-    Cbc_setAllowableGap(cbc, 0.999);
-    if (start) {
-      std::vector<int> startColumns;
-      std::vector<double> startValues;
-      for (int column = 0; column < columns; ++column)
-        if ((*start)[column] > 0.5) {
-          startColumns.push_back(column);
-          startValues.push_back(1);
-        }
-      Cbc_setMIPStartI(cbc, startColumns.size(), startColumns.data(),
-                       startValues.data());
-    }
-    Cbc_solve(cbc);
-    const double *solution = Cbc_bestSolution(cbc);
-    if (!solution) {
-      Cbc_deleteModel(cbc);
-      return infeasiblePlan("ilp", timer);
-    }
-    for (unsigned t = 0; t < stages; ++t)
-      for (const StageStep &step : vars.steps[t]) {
-        if (solution[step.recColumn] < 0.5)
-          continue;
-        // Recomputing a resident value gains nothing; keeping it wins.
-        int held = vars.resident(step.node, t);
-        if (held < 0 || solution[held] < 0.5)
-          stageRecomputes[t].push_back(step.node);
+  Cbc_Model *cbc = Cbc_newModel();
+  Cbc_loadProblem(cbc, columns, model.rowLower.size(), starts.data(),
+                  rowIndices.data(), coefficients.data(), model.lower.data(),
+                  model.upper.data(), model.objective.data(),
+                  model.rowLower.data(), model.rowUpper.data());
+  for (int column = 0; column < columns; ++column)
+    if (model.isInteger[column])
+      Cbc_setInteger(cbc, column);
+  Cbc_setLogLevel(cbc, 0);
+  Cbc_setParameter(cbc, "preprocess", "off");
+  // CLP's presolve trips assertions in its dual simplex on some of these
+  // models (Debian's build keeps them), and the model gains nothing from it.
+  Cbc_setParameter(cbc, "presolve", "off");
+  Cbc_setMaximumSeconds(
+      cbc, std::max(0.1, options.timeLimitSeconds - timer.elapsedSeconds()));
+  // Costs are integers, so a gap below one unit proves optimality.
+  Cbc_setAllowableGap(cbc, 0.999);
+  if (greedyPatterns) {
+    // Greedy's patterns and the coverage they imply.
+    std::vector<int> startColumns;
+    std::vector<double> startValues;
+    for (NodeIndex v = 0; v < n; ++v) {
+      const ValueModel &value = values[v];
+      if (!value.isModeled)
+        continue;
+      const Pattern &greedy = (*greedyPatterns)[v];
+      for (const Pattern &pattern : value.patterns) {
+        startColumns.push_back(pattern.column);
+        startValues.push_back(pattern.instances == greedy.instances);
       }
+      for (unsigned t = v + 1; t <= value.lastStage; ++t) {
+        startColumns.push_back(value.resident(v, t));
+        startValues.push_back(greedy.covering(t) != nullptr);
+      }
+    }
+    Cbc_setMIPStartI(cbc, startColumns.size(), startColumns.data(),
+                     startValues.data());
+  }
+  Cbc_solve(cbc);
+  const double *solution = Cbc_bestSolution(cbc);
+  bound = Cbc_getBestPossibleObjValue(cbc);
+  Schedule schedule;
+  if (solution) {
+    for (NodeIndex v = 0; v < n; ++v)
+      for (const Pattern &pattern : values[v].patterns)
+        if (solution[pattern.column] > 0.5)
+          for (const Instance &instance : llvm::drop_begin(pattern.instances))
+            stageRecomputes[instance.start].push_back(v);
     objective = Cbc_getObjValue(cbc);
-    bound = Cbc_getBestPossibleObjValue(cbc);
     isOptimal = Cbc_isProvenOptimal(cbc) || objective - bound < 1.0;
-    Cbc_deleteModel(cbc);
+    std::vector<NodeIndex> sequence;
+    for (unsigned t = 0; t <= n; ++t) {
+      sequence.insert(sequence.end(), stageRecomputes[t].begin(),
+                      stageRecomputes[t].end());
+      if (t < n)
+        sequence.push_back(t);
+    }
+    schedule = scheduleFromComputeSequence(problem, sequence);
+  } else if (greedySchedule) {
+    // Out of time before CBC took greedy's start (large models): greedy's
+    // schedule is in the class, so it is the incumbent.
+    schedule = std::move(*greedySchedule);
   } else {
-    isOptimal = true;
+    Cbc_deleteModel(cbc);
+    return infeasiblePlan("ilp", timer);
   }
+  Cbc_deleteModel(cbc);
 
-  std::vector<NodeIndex> sequence;
-  for (unsigned t = 0; t < stages; ++t) {
-    sequence.insert(sequence.end(), stageRecomputes[t].begin(),
-                    stageRecomputes[t].end());
-    if (t < n)
-      sequence.push_back(t);
-  }
   llvm::Expected<PlanResult> result =
-      finishPlan(problem, scheduleFromComputeSequence(problem, sequence),
-                 budgetBytes, "ilp", timer);
+      finishPlan(problem, std::move(schedule), budgetBytes, "ilp", timer);
   if (!result)
     return result.takeError();
   if (!result->isFeasible)

@@ -2,7 +2,11 @@
 
 #include "ExhaustiveSearch.h"
 
+#include "ckpt/Planner/Schedule.h"
+
 #include "llvm/Support/ErrorHandling.h"
+
+#include <climits>
 
 #include <map>
 #include <queue>
@@ -71,137 +75,57 @@ std::optional<uint64_t> ckpt::planner::testing::unrestrictedOptimalCost(
   return std::nullopt;
 }
 
-std::optional<uint64_t>
-ckpt::planner::testing::stageClassOptimalCost(const RematProblem &problem,
-                                              uint64_t budgetBytes,
-                                              unsigned recomputeDepth) {
+RetentionClassSearch::RetentionClassSearch(const RematProblem &problem) {
   unsigned n = problem.size();
   if (n > 10)
     llvm::report_fatal_error("exhaustive search limited to 10 nodes");
-  // The class, as documented on solveILP: stage t < n recomputes, in index
-  // order, some ancestors of t that may be recomputed and are not held, then
-  // computes t; a final stage n recomputes outputs that were not held (and
-  // what they need) and ends with every output resident. Zero-byte values
-  // (other than must_recompute ones with consumers in both phases) are held
-  // from their computation on; any other value may be held into stage t+1
-  // if it was held in or computed in stage t, except a must_recompute copy
-  // past its last forward consumer. Inside a stage, a value is freed right
-  // after the step that reads it last in the stage unless it is held into
-  // the next stage or read by t; values nobody reads in the stage stay
-  // until its end. Memory is checked after every computation.
-  std::vector<NodeIndex> outputs;
-  for (NodeIndex v = 0; v < n; ++v)
-    if (problem.isSink(v))
-      outputs.push_back(v);
-  // Stage n's target is a virtual node that reads every output.
-  auto inputsOf = [&](NodeIndex x) {
-    return x < n ? problem.predecessors(x) : llvm::ArrayRef(outputs);
-  };
-  std::vector<uint32_t> ancestors(n + 1, 0);
-  for (NodeIndex t = 0; t <= n; ++t)
-    for (NodeIndex u : inputsOf(t))
-      ancestors[t] |= (1u << u) | ancestors[u];
-  // With a depth limit, stage t may recompute only nodes at distance at most
-  // recomputeDepth from t (its inputs are at distance 1).
-  if (recomputeDepth > 0)
-    for (NodeIndex t = 0; t <= n; ++t) {
-      uint32_t withinReach = 0, ring = 0;
-      for (NodeIndex u : inputsOf(t))
-        ring |= 1u << u;
-      for (unsigned distance = 1; distance <= recomputeDepth; ++distance) {
-        withinReach |= ring;
-        uint32_t next = 0;
-        for (NodeIndex v = 0; v < n; ++v)
-          if (ring & (1u << v))
-            for (NodeIndex u : problem.predecessors(v))
-              next |= 1u << u;
-        ring = next & ~withinReach;
-      }
-      ancestors[t] &= withinReach;
-    }
-  auto isHeldAlways = [&](NodeIndex v) {
-    return problem.bytes(v) == 0 && !problem.needsPhaseSplit(v);
-  };
-  auto bytesOf = [&](uint32_t mask) {
-    uint64_t total = 0;
-    for (NodeIndex v = 0; v < n; ++v)
-      if (mask & (1u << v))
-        total += problem.bytes(v);
-    return total;
-  };
-
-  std::map<uint32_t, uint64_t> current{{0, 0}};
-  for (unsigned t = 0; t <= n; ++t) {
-    uint32_t alwaysHeld = 0, candidates = 0, nextAllowed = 0;
-    for (NodeIndex v = 0; v < n; ++v) {
-      if (isHeldAlways(v)) {
-        if (v < t)
-          alwaysHeld |= 1u << v;
-        continue;
-      }
-      if (v < t && (ancestors[t] & (1u << v)) && problem.mayRecompute(v))
-        candidates |= 1u << v;
-      bool staleNext =
-          problem.needsPhaseSplit(v) && *problem.lastForwardConsumer(v) == t;
-      if (v <= t && !staleNext)
-        nextAllowed |= 1u << v;
-    }
-    uint64_t constantBytes = problem.getConstantBytes();
-    std::map<uint32_t, uint64_t> next;
-    for (auto [held, cost] : current) {
-      uint32_t recomputable = candidates & ~held;
-      for (uint32_t rec = recomputable;; rec = (rec - 1) & recomputable) {
-        uint32_t stepsMask = rec | (1u << t);
-        uint32_t available = held | rec | alwaysHeld;
-        bool ok = true;
-        for (NodeIndex x = 0; ok && x <= t; ++x)
-          if (stepsMask & (1u << x))
-            for (NodeIndex u : inputsOf(x))
-              ok = ok && (available & (1u << u));
-        uint64_t stageCost = cost;
-        for (NodeIndex v = 0; v < n; ++v)
-          if (rec & (1u << v))
-            stageCost += problem.cost(v);
-        uint32_t keepable = (held | rec | (1u << t)) & nextAllowed;
-        for (uint32_t keep = keepable; ok; keep = (keep - 1) & keepable) {
-          // Replay the stage with this choice of values held into t+1.
-          uint32_t live = held;
-          bool fits = true;
-          for (NodeIndex x = 0; fits && x <= t; ++x) {
-            if (!(stepsMask & (1u << x)))
-              continue;
-            live |= 1u << x;
-            fits = constantBytes + bytesOf(live) <= budgetBytes;
-            for (NodeIndex u : inputsOf(x)) {
-              bool readLater = false;
-              for (NodeIndex y = x + 1; y <= t; ++y)
-                if (stepsMask & (1u << y))
-                  for (NodeIndex w : inputsOf(y))
-                    readLater = readLater || w == u;
-              if (!readLater && !(keep & (1u << u)))
-                live &= ~(1u << u);
-            }
-          }
-          if (fits) {
-            auto [it, inserted] = next.try_emplace(keep, stageCost);
-            if (!inserted)
-              it->second = std::min(it->second, stageCost);
-          }
-          if (keep == 0)
-            break;
-        }
-        if (rec == 0)
-          break;
-      }
-    }
-    current = std::move(next);
-    if (current.empty())
-      return std::nullopt;
+  // Choices per value: no recomputation, or one in any later stage.
+  std::vector<std::vector<unsigned>> choices(n);
+  for (NodeIndex v = 0; v < n; ++v) {
+    choices[v].push_back(UINT_MAX);
+    if (!problem.mayRecompute(v))
+      continue;
+    for (unsigned s = v + 1; s <= n; ++s)
+      choices[v].push_back(s);
   }
-  uint64_t best = UINT64_MAX;
-  for (auto [held, cost] : current)
-    best = std::min(best, cost);
-  return best + problem.totalComputeCostUnits();
+  std::vector<unsigned> chosen(n, 0);
+  std::map<uint64_t, uint64_t> cheapestAtPeak;
+  while (true) {
+    // Stage s recomputes its values in index order, then computes node s.
+    std::vector<NodeIndex> sequence;
+    for (unsigned s = 0; s <= n; ++s) {
+      for (NodeIndex v = 0; v < n; ++v)
+        if (choices[v][chosen[v]] == s)
+          sequence.push_back(v);
+      if (s < n)
+        sequence.push_back(s);
+    }
+    llvm::Expected<ScheduleMetrics> metrics = validateSchedule(
+        problem, scheduleFromComputeSequence(problem, sequence));
+    if (!metrics)
+      llvm::report_fatal_error(metrics.takeError());
+    auto [it, inserted] =
+        cheapestAtPeak.try_emplace(metrics->peakBytes, metrics->costUnits);
+    if (!inserted)
+      it->second = std::min(it->second, metrics->costUnits);
+    NodeIndex v = 0;
+    while (v < n && ++chosen[v] == choices[v].size())
+      chosen[v++] = 0;
+    if (v == n)
+      break;
+  }
+  for (auto [peak, cost] : cheapestAtPeak)
+    if (frontier.empty() || cost < frontier.back().second)
+      frontier.emplace_back(peak, cost);
+}
+
+std::optional<uint64_t>
+RetentionClassSearch::optimalCost(uint64_t budgetBytes) const {
+  std::optional<uint64_t> best;
+  for (auto [peak, cost] : frontier)
+    if (peak <= budgetBytes)
+      best = cost;
+  return best;
 }
 
 static RematProblem

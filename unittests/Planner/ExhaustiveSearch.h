@@ -1,7 +1,7 @@
 //===- ExhaustiveSearch.h - Reference optima for small problems -----------===//
 //
 // Test oracles, deliberately written independently of the solvers: a search
-// over all schedules, and a search over the ILP's stage-schedule class.
+// over all schedules, and a search over the ILP's retention class.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <utility>
+#include <vector>
 
 namespace ckpt {
 namespace planner {
@@ -28,17 +30,26 @@ std::optional<uint64_t> unrestrictedOptimalCost(const RematProblem &problem,
                                                 uint64_t budgetBytes,
                                                 bool keepOriginalOrder = false);
 
-/// Least cost within the stage class of solveILP (stage t recomputes some
-/// ancestors of t in index order, then computes t; frees after the last read
-/// inside a stage), by dynamic programming over the set of values resident at
-/// each stage start, enumerating every set of recomputations and of values
-/// held into the next stage; a final stage may recompute outputs. With
-/// \p recomputeDepth > 0 a stage recomputes only nodes at most that many
-/// edges upstream of its node (SolverOptions::ilpRecomputeDepth). Problems of
-/// at most 10 nodes.
-std::optional<uint64_t> stageClassOptimalCost(const RematProblem &problem,
-                                              uint64_t budgetBytes,
-                                              unsigned recomputeDepth = 0);
+/// The optima of solveILP's schedule class without a depth limit and
+/// without greedy's patterns: first computations in original order; stage
+/// s recomputes, in index order, values whose only recomputation is in s;
+/// every value is freed right after its last read before its next
+/// computation (right after its computation when nothing reads it before
+/// then). Enumerates
+/// every choice of recomputation stage per value once (validating each
+/// schedule) and answers every budget from the resulting frontier.
+/// Problems of at most 10 nodes (8 in practice: about n! schedules).
+class RetentionClassSearch {
+public:
+  explicit RetentionClassSearch(const RematProblem &problem);
+  /// Least cost with peak <= \p budgetBytes, or nullopt when none fits.
+  std::optional<uint64_t> optimalCost(uint64_t budgetBytes) const;
+
+private:
+  /// (peak, least cost at that peak or below), peaks ascending, costs
+  /// strictly descending.
+  std::vector<std::pair<uint64_t, uint64_t>> frontier;
+};
 
 /// A random DAG in topological order: node v > 0 reads 1-2 earlier nodes; the
 /// second half is marked backward; sizes and costs in [1, 9].
