@@ -12,9 +12,10 @@
 //     in stage `end`; instances of a value do not overlap;
 //   - a pattern is the list of v's instances; the model picks one pattern
 //     per value among candidates: keep (one instance), or the first
-//     instance and one recomputation (two instances: the Moccasin bound of
-//     two intervals), plus greedy's own pattern whatever its instance count,
-//     so that greedy's schedule is always in the class.
+//     instance and one recomputation (two instances: Moccasin's bound of
+//     two intervals), or two recomputations when that adds few candidates
+//     (SolverOptions::ilpMaxCopies), plus greedy's own pattern whatever its
+//     instance count, so that greedy's schedule is always in the class.
 // Candidates: v may be recomputed in stage s > its first read when s reads
 // v or recomputes a consumer of v (its "needs") and v lies within
 // SolverOptions::ilpRecomputeDepth edges upstream of what stage s's node
@@ -75,6 +76,9 @@ constexpr double kUnbounded = std::numeric_limits<double>::max();
 
 /// Refuse models beyond this many candidate patterns: CBC would not finish.
 constexpr size_t kMaxPatterns = 500'000;
+
+/// Patterns with a third copy are added when there are at most this many.
+constexpr size_t kMaxThirdCopyPatterns = 20'000;
 
 /// Availability rows cover every range of a value's recomputation stages
 /// when it has at most this many, and ranges of at most kShortRangeStarts
@@ -255,6 +259,7 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
   // Needs and recomputation stages, consumers first.
   std::vector<ValueModel> values(n);
   std::vector<std::set<unsigned>> recomputeStages(n);
+  std::vector<std::vector<Pattern>> thirdCopyPatterns(n);
   size_t patternCount = 0;
   for (NodeIndex v = n; v-- > 0;) {
     ValueModel &value = values[v];
@@ -320,6 +325,27 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
             value.patterns.push_back({{{v, e1}, {s, e2}}});
       }
     }
+    // Three copies (two recomputations), added below if the model stays
+    // small: chains under tight budgets recompute early layers once per
+    // backward segment.
+    if (!lastForward)
+      for (unsigned e1 : firstEnds)
+        for (unsigned s2 : recomputeStages[v]) {
+          if (s2 <= e1 || s2 > nextRead(e1))
+            continue;
+          for (unsigned e2 : needs) {
+            if (e2 < s2 || e2 >= lastRead)
+              continue;
+            for (unsigned s3 : recomputeStages[v]) {
+              if (s3 <= e2 || s3 > nextRead(e2))
+                continue;
+              for (unsigned e3 : needs)
+                if (e3 >= std::max(lastRead, s3))
+                  thirdCopyPatterns[v].push_back(
+                      {{{v, e1}, {s2, e2}, {s3, e3}}});
+            }
+          }
+        }
     if (greedyPatterns) {
       Pattern &greedy = (*greedyPatterns)[v];
       if (llvm::none_of(value.patterns, [&](const Pattern &pattern) {
@@ -338,6 +364,16 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
     if (value.patterns.empty())
       return infeasiblePlan("ilp", timer);
   }
+  size_t thirdCopyCount = 0;
+  for (const std::vector<Pattern> &extra : thirdCopyPatterns)
+    thirdCopyCount += extra.size();
+  if (options.ilpMaxCopies >= 3 && thirdCopyCount <= kMaxThirdCopyPatterns)
+    for (NodeIndex v = 0; v < n; ++v)
+      for (Pattern &pattern : thirdCopyPatterns[v])
+        if (llvm::none_of(values[v].patterns, [&](const Pattern &existing) {
+              return existing.instances == pattern.instances;
+            }))
+          values[v].patterns.push_back(std::move(pattern));
 
   ModelBuilder model;
   std::vector<std::pair<int, double>> terms;

@@ -73,6 +73,10 @@ struct SolverOptions {
   /// greedy's schedule is in its class and starts the search). Off only for
   /// tests that compare the ILP with an exhaustive search of its class.
   bool ilpIncludeGreedy = true;
+  /// Copies of a value the ILP's own patterns may have: 2 (one
+  /// recomputation) or 3 (two, when that adds at most 20,000 candidate
+  /// patterns: small graphs such as the zoo's steps).
+  unsigned ilpMaxCopies = 3;
 };
 
 /// A solver's answer.
@@ -131,8 +135,9 @@ llvm::Expected<PlanResult> solveGreedy(const RematProblem &problem,
 /// Retention-pattern MILP over stage schedules (Moccasin-style intervals,
 /// solved with CBC): stage t recomputes some values in index order and then
 /// computes node t for the first time, and a final stage may recompute
-/// outputs; every value is kept, or freed and recomputed once (two
-/// instances at most), each instance freed right after its last read; a
+/// outputs; every value is kept, or freed and recomputed once (twice on
+/// small graphs, see options.ilpMaxCopies), each copy freed right after its
+/// last read; a
 /// value is recomputed in stage t only where stage t reads it or recomputes
 /// one of its consumers, within \p options.ilpRecomputeDepth edges of what
 /// node t reads. Greedy's schedule is added to the class (its patterns may
