@@ -67,7 +67,7 @@ struct SolverOptions {
   /// an attention block's scores and probabilities, or a conv block's
   /// activations, from values kept; deeper limits multiply the candidate
   /// patterns (4 gives 3.6x as many on the 8-block transformer benchmark,
-  /// for the same optimum there).
+  /// for the same root bound at 0.7).
   unsigned ilpRecomputeDepth = 3;
   /// The ILP adds greedy's pattern of every value to its candidates (so
   /// greedy's schedule is in its class and starts the search). Off only for
