@@ -143,6 +143,14 @@ struct Pattern {
   unsigned lastStage() const { return instances.back().end; }
 };
 
+/// Appends \p pattern to \p patterns unless an equal one is there.
+void appendIfNew(std::vector<Pattern> &patterns, Pattern pattern) {
+  if (llvm::none_of(patterns, [&](const Pattern &existing) {
+        return existing.instances == pattern.instances;
+      }))
+    patterns.push_back(std::move(pattern));
+}
+
 /// Candidate patterns and the columns of the model, per value.
 struct ValueModel {
   /// False for values resident from their computation on without columns
@@ -347,13 +355,8 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
             }
           }
         }
-    if (greedyPatterns) {
-      Pattern &greedy = (*greedyPatterns)[v];
-      if (llvm::none_of(value.patterns, [&](const Pattern &pattern) {
-            return pattern.instances == greedy.instances;
-          }))
-        value.patterns.push_back(greedy);
-    }
+    if (greedyPatterns)
+      appendIfNew(value.patterns, (*greedyPatterns)[v]);
     patternCount += value.patterns.size();
     if (patternCount > kMaxPatterns)
       return llvm::createStringError(
@@ -371,13 +374,12 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
   if (options.ilpMaxCopies >= 3 && thirdCopyCount <= kMaxThirdCopyPatterns)
     for (NodeIndex v = 0; v < n; ++v)
       for (Pattern &pattern : thirdCopyPatterns[v])
-        if (llvm::none_of(values[v].patterns, [&](const Pattern &existing) {
-              return existing.instances == pattern.instances;
-            }))
-          values[v].patterns.push_back(std::move(pattern));
+        appendIfNew(values[v].patterns, std::move(pattern));
 
   ModelBuilder model;
   std::vector<std::pair<int, double>> terms;
+  // The values each stage may recompute, ascending: its recomputation steps.
+  std::vector<std::vector<NodeIndex>> recomputedIn(n + 1);
   // Pattern, coverage and start columns, and the rows defining them.
   for (NodeIndex v = 0; v < n; ++v) {
     ValueModel &value = values[v];
@@ -417,6 +419,7 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
     for (auto &[t, columns] : startsAt) {
       int column = model.addColumn(0, 0, 1, false);
       value.startColumn[t] = column;
+      recomputedIn[t].push_back(v);
       terms.assign({{column, 1}});
       for (int starting : columns)
         terms.emplace_back(starting, -1);
@@ -540,11 +543,7 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
         model.addRow(terms, -kUnbounded, capacity(nodeRoom));
     }
     // After each recomputation step k of the stage.
-    std::vector<NodeIndex> steps;
-    for (NodeIndex v = 0; v < n; ++v)
-      if (values[v].start(t) >= 0)
-        steps.push_back(v);
-    for (NodeIndex k : steps) {
+    for (NodeIndex k : recomputedIn[t]) {
       terms.clear();
       for (NodeIndex v : covering[t]) {
         double weight = problem.bytes(v) / unit;
@@ -556,7 +555,7 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
           continue;
         llvm::SmallVector<int, 2> endings;
         for (bool fresh : {false, true})
-          if (fresh ? v < k : true)
+          if (!fresh || v < k)
             if (int column = ending(v, t, fresh); column >= 0)
               endings.push_back(column);
         if (endings.empty())
