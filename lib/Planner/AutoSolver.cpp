@@ -42,7 +42,7 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
   if (isTrainingChain(problem))
     if (llvm::Error error = consider(solveChainDP(problem, budgetBytes)))
       return std::move(error);
-  if (llvm::Error error = consider(solveGreedy(problem, budgetBytes)))
+  if (llvm::Error error = consider(solveGreedy(problem, budgetBytes, options)))
     return std::move(error);
   std::optional<double> gap = best ? best->optimalityGap : std::nullopt;
   bool alreadyOptimal = gap && *gap == 0;

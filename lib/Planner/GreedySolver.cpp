@@ -3,24 +3,262 @@
 // Simulates the original order under the budget; when a computation would
 // not fit, evicts the resident value with the most bytes per unit of
 // recompute cost, weighted toward values whose next use is far away (a
-// Belady-like lookahead), and recomputes evicted values on demand. A few
-// lookahead weights are tried and the cheapest schedule is kept, since which
-// weight wins depends on the graph family; where none fits the budget,
-// lower aims are tried (the simulation is not monotone in the budget).
+// Belady-like lookahead), and recomputes evicted values on demand.
+//
+// A portfolio of eviction rules is tried and the cheapest schedule kept,
+// since which rule wins depends on the graph family; where none fits the
+// budget, lower aims are tried (the simulation is not monotone in the
+// budget). Then, as far as a work allowance goes (SolverOptions::
+// greedyWorkAllowance: enough on graphs of a few thousand nodes, none left
+// on the largest), a second opinion (recompute costs that count evicted
+// ancestors) and a local search changes one
+// value's treatment at a time, keeping each change that helps:
+//   - bar a value the schedule recomputes at great cost from eviction;
+//   - drop a large, cheap value right after its forward use, before memory
+//     pressure forces evictions elsewhere.
+// Where the budget was met only at a lower aim, the search first climbs
+// toward meeting it at the budget itself, one change at a time, keeping
+// changes that let the simulation get further.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OnDemandSimulation.h"
 #include "PlanSupport.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+#include <limits>
+
 using namespace ckpt::planner;
 
-/// Greedy at \p budgetBytes, then at up to \p lowerAims lower aims (down to
-/// half the room above the constant bytes) while none fits.
-static llvm::Expected<PlanResult> solveGreedyAiming(const RematProblem &problem,
-                                                    uint64_t budgetBytes,
-                                                    unsigned lowerAims) {
+namespace {
+
+/// One change to a simulation's configuration.
+struct ConfigChange {
+  enum class Kind { BarEviction, RaiseCost, DropEarly };
+  Kind kind;
+  NodeIndex node;
+};
+
+/// Where a value dropped early is freed: after its last forward consumer
+/// when it also has backward ones, else after its first consumer.
+NodeIndex earlyDropStage(const RematProblem &problem, NodeIndex v) {
+  if (std::optional<NodeIndex> lastForward = problem.lastForwardConsumer(v))
+    if (*lastForward != problem.successors(v).back())
+      return *lastForward;
+  return problem.successors(v).front();
+}
+
+/// The greedy solver's search over simulation configurations.
+class GreedySearch {
+public:
+  /// \p workAllowance bounds the simulation work of the second opinion
+  /// rules and the local search (SolverOptions::greedyWorkAllowance).
+  GreedySearch(const RematProblem &problem, uint64_t budgetBytes,
+               unsigned lowerAims, uint64_t workAllowance)
+      : problem(problem), budgetBytes(budgetBytes), lowerAims(lowerAims),
+        workAllowance(workAllowance) {}
+
+  llvm::Expected<PlanResult> run();
+
+private:
+  /// The best schedule so far and the configuration that produced it.
+  struct Attempt {
+    OnDemandConfig config;
+    PlanResult plan;
+  };
+
+  /// Simulates \p config; keeps the plan when it meets the budget and is the
+  /// cheapest so far. Returns the simulation's outcome.
+  llvm::Expected<OnDemandOutcome> consider(const OnDemandConfig &config);
+  /// The portfolio of eviction rules, at lower aims while none fits.
+  llvm::Error tryRules(OnDemandConfig config);
+  /// Climbs from \p config (which does not meet the budget) toward a
+  /// configuration that does, keeping changes that get further.
+  llvm::Error reachBudget(OnDemandConfig config);
+  /// Lowers the best schedule's cost one change at a time.
+  llvm::Error lowerCost();
+  /// The changes worth trying on \p config, given the computations it led
+  /// to: bars for the values recomputed at most cost, then early drops of
+  /// the values with most bytes per unit of cost.
+  std::vector<ConfigChange>
+  changesFor(const OnDemandConfig &config,
+             llvm::ArrayRef<NodeIndex> sequence) const;
+  OnDemandConfig applied(OnDemandConfig config, ConfigChange change) const;
+  bool workLeft() const { return work < workAllowance; }
+
+  const RematProblem &problem;
+  uint64_t budgetBytes;
+  unsigned lowerAims;
+  uint64_t workAllowance;
   SolveTimer timer;
+  std::optional<Attempt> best;
+  uint64_t work = 0;
+};
+
+} // namespace
+
+llvm::Expected<OnDemandOutcome>
+GreedySearch::consider(const OnDemandConfig &config) {
+  OnDemandOutcome outcome = simulateOnDemandOutcome(problem, config);
+  work += outcome.work;
+  if (!outcome.metBudget)
+    return outcome;
+  llvm::Expected<PlanResult> result = finishPlan(
+      problem, scheduleFromComputeSequence(problem, outcome.sequence),
+      budgetBytes, "greedy", timer);
+  if (!result)
+    return result.takeError();
+  if (!result->isFeasible) {
+    outcome.metBudget = false;
+    return outcome;
+  }
+  if (!best || result->costUnits < best->plan.costUnits)
+    best = Attempt{config, std::move(*result)};
+  return outcome;
+}
+
+llvm::Error GreedySearch::tryRules(OnDemandConfig config) {
+  uint64_t constantBytes = problem.getConstantBytes();
+  uint64_t room = budgetBytes > constantBytes ? budgetBytes - constantBytes : 0;
+  for (unsigned step = 0; step <= lowerAims && !best; ++step) {
+    config.budgetBytes =
+        budgetBytes - (lowerAims ? room * step / (2 * lowerAims) : 0);
+    for (bool countAncestors : {false, true}) {
+      // Counting evicted ancestors is a second opinion, tried while work
+      // allows.
+      if (countAncestors && !workLeft())
+        break;
+      config.countEvictedAncestors = countAncestors;
+      for (double exponent : {0.0, 0.5, 1.0, 2.0}) {
+        config.distanceExponent = exponent;
+        llvm::Expected<OnDemandOutcome> outcome = consider(config);
+        if (!outcome)
+          return outcome.takeError();
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+std::vector<ConfigChange>
+GreedySearch::changesFor(const OnDemandConfig &config,
+                         llvm::ArrayRef<NodeIndex> sequence) const {
+  unsigned n = problem.size();
+  std::vector<unsigned> computeCount(n, 0);
+  for (NodeIndex v : sequence)
+    ++computeCount[v];
+  std::vector<NodeIndex> barred, dropped;
+  for (NodeIndex v = 0; v < n; ++v) {
+    bool isBarred = !config.evictionCostWeight.empty() &&
+                    std::isinf(config.evictionCostWeight[v]);
+    if (computeCount[v] > 1 && problem.cost(v) > 0 && !isBarred)
+      barred.push_back(v);
+    if (problem.successors(v).size() >= 2 && problem.bytes(v) > 0 &&
+        problem.mayRecompute(v) && !config.dropAfterStage[v])
+      dropped.push_back(v);
+  }
+  llvm::stable_sort(barred, [&](NodeIndex a, NodeIndex b) {
+    return (computeCount[a] - 1) * problem.cost(a) >
+           (computeCount[b] - 1) * problem.cost(b);
+  });
+  llvm::stable_sort(dropped, [&](NodeIndex a, NodeIndex b) {
+    return problem.bytes(a) * (problem.cost(b) + 1) >
+           problem.bytes(b) * (problem.cost(a) + 1);
+  });
+  std::vector<ConfigChange> changes;
+  for (NodeIndex v : barred)
+    changes.push_back({ConfigChange::Kind::RaiseCost, v});
+  for (NodeIndex v : barred)
+    changes.push_back({ConfigChange::Kind::BarEviction, v});
+  for (NodeIndex v : dropped)
+    changes.push_back({ConfigChange::Kind::DropEarly, v});
+  return changes;
+}
+
+OnDemandConfig GreedySearch::applied(OnDemandConfig config,
+                                     ConfigChange change) const {
+  switch (change.kind) {
+  case ConfigChange::Kind::BarEviction:
+    config.evictionCostWeight.resize(problem.size(), 1.0);
+    config.evictionCostWeight[change.node] =
+        std::numeric_limits<double>::infinity();
+    break;
+  case ConfigChange::Kind::RaiseCost:
+    config.evictionCostWeight.resize(problem.size(), 1.0);
+    config.evictionCostWeight[change.node] *= 4;
+    break;
+  case ConfigChange::Kind::DropEarly:
+    config.dropAfterStage[change.node] = earlyDropStage(problem, change.node);
+    break;
+  }
+  return config;
+}
+
+llvm::Error GreedySearch::reachBudget(OnDemandConfig config) {
+  config.budgetBytes = budgetBytes;
+  llvm::Expected<OnDemandOutcome> current = consider(config);
+  if (!current)
+    return current.takeError();
+  while (!current->metBudget && workLeft()) {
+    bool progressed = false;
+    for (ConfigChange change : changesFor(config, current->sequence)) {
+      if (!workLeft())
+        break;
+      OnDemandConfig trial = applied(config, change);
+      llvm::Expected<OnDemandOutcome> outcome = consider(trial);
+      if (!outcome)
+        return outcome.takeError();
+      if (outcome->metBudget || outcome->stagesDone > current->stagesDone) {
+        config = std::move(trial);
+        *current = std::move(*outcome);
+        progressed = true;
+        break;
+      }
+    }
+    if (!progressed)
+      break;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error GreedySearch::lowerCost() {
+  bool improved = true;
+  while (improved && workLeft()) {
+    improved = false;
+    std::vector<NodeIndex> sequence;
+    for (const ScheduleStep &step : best->plan.schedule)
+      if (step.kind == StepKind::Compute)
+        sequence.push_back(step.node);
+    // The best configuration changes when a trial improves on it.
+    OnDemandConfig config = best->config;
+    for (ConfigChange change : changesFor(config, sequence)) {
+      if (!workLeft())
+        break;
+      uint64_t before = best->plan.costUnits;
+      OnDemandConfig trial = applied(config, change);
+      llvm::Expected<OnDemandOutcome> outcome = consider(trial);
+      if (!outcome)
+        return outcome.takeError();
+      // A change may help only at the budget itself where the best
+      // configuration aims lower.
+      if (best->plan.costUnits == before && trial.budgetBytes != budgetBytes) {
+        trial.budgetBytes = budgetBytes;
+        if (llvm::Expected<OnDemandOutcome> atBudget = consider(trial);
+            !atBudget)
+          return atBudget.takeError();
+      }
+      if (best->plan.costUnits < before) {
+        improved = true;
+        break;
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<PlanResult> GreedySearch::run() {
   OnDemandConfig config;
   config.budgetBytes = budgetBytes;
   config.evictUnderPressure = true;
@@ -29,44 +267,32 @@ static llvm::Expected<PlanResult> solveGreedyAiming(const RematProblem &problem,
     if (problem.needsPhaseSplit(v))
       config.dropAfterStage[v] = problem.lastForwardConsumer(v);
 
-  std::optional<PlanResult> best;
-  // The simulation is not monotone in the budget: where it gets stuck at the
-  // budget, it may succeed aiming a little lower (any schedule under a lower
-  // aim meets the budget too), so a few lower aims are tried in turn.
-  uint64_t constantBytes = problem.getConstantBytes();
-  uint64_t room = budgetBytes > constantBytes ? budgetBytes - constantBytes : 0;
-  for (unsigned step = 0; step <= lowerAims && !best; ++step) {
-    config.budgetBytes =
-        budgetBytes - (lowerAims ? room * step / (2 * lowerAims) : 0);
-    for (double exponent : {0.0, 0.5, 1.0, 2.0}) {
-      config.distanceExponent = exponent;
-      std::optional<std::vector<NodeIndex>> sequence =
-          simulateOnDemand(problem, config);
-      if (!sequence)
-        continue;
-      llvm::Expected<PlanResult> result =
-          finishPlan(problem, scheduleFromComputeSequence(problem, *sequence),
-                     budgetBytes, "greedy", timer);
-      if (!result)
-        return result.takeError();
-      if (result->isFeasible &&
-          (!best || result->costUnits < best->costUnits))
-        best = std::move(*result);
-    }
-  }
+  if (llvm::Error error = tryRules(config))
+    return std::move(error);
+  if (workLeft() && (!best || best->config.budgetBytes != budgetBytes))
+    if (llvm::Error error = reachBudget(best ? best->config : config))
+      return std::move(error);
   if (!best)
     return infeasiblePlan("greedy", timer);
-  best->solveTimeSeconds = timer.elapsedSeconds();
-  return std::move(*best);
+  if (llvm::Error error = lowerCost())
+    return std::move(error);
+
+  best->plan.solveTimeSeconds = timer.elapsedSeconds();
+  return std::move(best->plan);
 }
 
 llvm::Expected<PlanResult>
-ckpt::planner::solveGreedy(const RematProblem &problem, uint64_t budgetBytes) {
-  return solveGreedyAiming(problem, budgetBytes, /*lowerAims=*/8);
+ckpt::planner::solveGreedy(const RematProblem &problem, uint64_t budgetBytes,
+                           const SolverOptions &options) {
+  return GreedySearch(problem, budgetBytes, /*lowerAims=*/8,
+                      options.greedyWorkAllowance)
+      .run();
 }
 
 llvm::Expected<PlanResult>
 ckpt::planner::solveGreedyOnce(const RematProblem &problem,
                                uint64_t budgetBytes) {
-  return solveGreedyAiming(problem, budgetBytes, /*lowerAims=*/0);
+  return GreedySearch(problem, budgetBytes, /*lowerAims=*/0,
+                      /*workAllowance=*/0)
+      .run();
 }

@@ -231,7 +231,8 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
   std::optional<std::vector<Pattern>> greedyPatterns;
   std::optional<Schedule> greedySchedule;
   if (options.ilpIncludeGreedy) {
-    if (llvm::Expected<PlanResult> greedy = solveGreedy(problem, budgetBytes)) {
+    if (llvm::Expected<PlanResult> greedy =
+            solveGreedy(problem, budgetBytes, options)) {
       if (greedy->isFeasible) {
         greedyPatterns = patternsOfSchedule(problem, greedy->schedule);
         greedySchedule = std::move(greedy->schedule);

@@ -3,6 +3,7 @@
 #include "OnDemandSimulation.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +17,8 @@ public:
   OnDemandSimulation(const RematProblem &problem, const OnDemandConfig &config)
       : problem(problem), config(config), n(problem.size()), resident(n, false),
         residentSlot(n, ~0u), remainingUses(n), lastUse(n), pinStamp(n, 0),
-        pendingReads(n, 0), fullyRecomputable(n), staleCopy(n, false) {
+        pendingReads(n, 0), fullyRecomputable(n), staleCopy(n, false),
+        visitStamp(n, 0) {
     for (NodeIndex v = 0; v < n; ++v) {
       remainingUses[v] = problem.successors(v).size();
       lastUse[v] = problem.neededUntil(v);
@@ -28,12 +30,29 @@ public:
     residentBytes = problem.getConstantBytes();
   }
 
-  std::optional<std::vector<NodeIndex>> run();
+  OnDemandOutcome run();
 
 private:
   /// Computes every non-resident value that \p target needs, then target.
   bool materialize(NodeIndex target, unsigned stage);
   bool makeRoom(uint64_t bytesNeeded, unsigned stage);
+  /// Cost of recomputing \p v now: its own cost plus what rebuilding its
+  /// missing inputs costs (see OnDemandConfig::countEvictedAncestors).
+  double rematerializationCost(NodeIndex v);
+  /// \p x ^ config.distanceExponent, without pow for the usual exponents
+  /// (pow dominated the eviction scan on large graphs).
+  double distanceWeight(double x) const {
+    double exponent = config.distanceExponent;
+    if (exponent == 0)
+      return 1;
+    if (exponent == 0.5)
+      return std::sqrt(x);
+    if (exponent == 1)
+      return x;
+    if (exponent == 2)
+      return x * x;
+    return std::pow(x, exponent);
+  }
   void compute(NodeIndex v);
   void release(NodeIndex v);
   /// True when \p v can be recomputed at any point up to stage \p until:
@@ -61,7 +80,10 @@ private:
   /// A must_recompute copy past its last forward use; it must be recomputed
   /// before any further use.
   std::vector<bool> staleCopy;
+  std::vector<unsigned> visitStamp;
+  unsigned currentVisit = 0;
   uint64_t residentBytes = 0;
+  uint64_t work = 0;
   std::vector<NodeIndex> sequence;
 };
 
@@ -74,6 +96,7 @@ void OnDemandSimulation::compute(NodeIndex v) {
   residentList.push_back(v);
   residentBytes += problem.bytes(v);
   sequence.push_back(v);
+  ++work;
 }
 
 void OnDemandSimulation::release(NodeIndex v) {
@@ -113,6 +136,36 @@ bool OnDemandSimulation::canRematerializeUntil(NodeIndex v, unsigned until,
   return true;
 }
 
+double OnDemandSimulation::rematerializationCost(NodeIndex v) {
+  double rematCost = problem.cost(v);
+  if (!config.countEvictedAncestors) {
+    for (NodeIndex u : problem.predecessors(v))
+      if (!resident[u])
+        rematCost += problem.cost(u);
+    return rematCost;
+  }
+  // Walk the missing ancestors; the walk is bounded so that eviction stays
+  // cheap on long chains of evicted values (beyond the bound, the estimate
+  // is low, which only makes the value look cheaper to evict).
+  constexpr unsigned kMaxVisited = 32;
+  ++currentVisit;
+  llvm::SmallVector<NodeIndex, 16> worklist{v};
+  visitStamp[v] = currentVisit;
+  unsigned visited = 0;
+  while (!worklist.empty() && visited < kMaxVisited) {
+    NodeIndex w = worklist.pop_back_val();
+    for (NodeIndex u : problem.predecessors(w)) {
+      if (resident[u] || visitStamp[u] == currentVisit)
+        continue;
+      visitStamp[u] = currentVisit;
+      rematCost += problem.cost(u);
+      worklist.push_back(u);
+      ++visited;
+    }
+  }
+  return rematCost;
+}
+
 bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
   uint64_t budget = config.budgetBytes;
   while (residentBytes + bytesNeeded > budget) {
@@ -120,16 +173,19 @@ bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
       return false;
     NodeIndex best = ~0u;
     double bestScore = -1;
+    work += residentList.size();
     for (NodeIndex v : residentList) {
       if (pinStamp[v] == currentPin || problem.bytes(v) == 0 ||
           problem.isSink(v) || remainingUses[v] == 0)
         continue;
       if (!problem.mayRecompute(v))
         continue;
-      double rematCost = problem.cost(v);
-      for (NodeIndex u : problem.predecessors(v))
-        if (!resident[u])
-          rematCost += problem.cost(u);
+      double weight = config.evictionCostWeight.empty()
+                          ? 1.0
+                          : config.evictionCostWeight[v];
+      if (std::isinf(weight))
+        continue;
+      double rematCost = rematerializationCost(v) * weight;
       switch (problem.node(v).policy) {
       case RematPolicy::PreferSave:
         rematCost = rematCost * 4 + 1;
@@ -143,9 +199,8 @@ bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
       auto consumers = problem.successors(v);
       NodeIndex nextUse = consumers[consumers.size() - remainingUses[v]];
       double distance = nextUse > stage ? nextUse - stage : 0;
-      double score = problem.bytes(v) *
-                     std::pow(distance + 1, config.distanceExponent) /
-                     (rematCost + 1e-9);
+      double score =
+          problem.bytes(v) * distanceWeight(distance + 1) / (rematCost + 1e-9);
       if (score > bestScore && canRematerializeUntil(v, lastUse[v], 0)) {
         bestScore = score;
         best = v;
@@ -207,12 +262,17 @@ bool OnDemandSimulation::materialize(NodeIndex target, unsigned stage) {
   return ok;
 }
 
-std::optional<std::vector<NodeIndex>> OnDemandSimulation::run() {
+OnDemandOutcome OnDemandSimulation::run() {
+  OnDemandOutcome outcome;
   for (unsigned stage = 0; stage < n; ++stage) {
-    if (!materialize(stage, stage))
-      return std::nullopt;
-    if (problem.getConstantBytes() > config.budgetBytes)
-      return std::nullopt;
+    ++work;
+    if (!materialize(stage, stage) ||
+        problem.getConstantBytes() > config.budgetBytes) {
+      outcome.stagesDone = stage;
+      outcome.work = work;
+      outcome.sequence = std::move(sequence);
+      return outcome;
+    }
     for (NodeIndex u : problem.predecessors(stage)) {
       --remainingUses[u];
       if (remainingUses[u] == 0 && isDead(u, stage))
@@ -242,11 +302,24 @@ std::optional<std::vector<NodeIndex>> OnDemandSimulation::run() {
       if (staleCopy[u])
         release(u);
   }
-  return std::move(sequence);
+  outcome.metBudget = true;
+  outcome.stagesDone = n;
+  outcome.work = work;
+  outcome.sequence = std::move(sequence);
+  return outcome;
+}
+
+OnDemandOutcome
+ckpt::planner::simulateOnDemandOutcome(const RematProblem &problem,
+                                       const OnDemandConfig &config) {
+  return OnDemandSimulation(problem, config).run();
 }
 
 std::optional<std::vector<NodeIndex>>
 ckpt::planner::simulateOnDemand(const RematProblem &problem,
                                 const OnDemandConfig &config) {
-  return OnDemandSimulation(problem, config).run();
+  OnDemandOutcome outcome = simulateOnDemandOutcome(problem, config);
+  if (!outcome.metBudget)
+    return std::nullopt;
+  return std::move(outcome.sequence);
 }

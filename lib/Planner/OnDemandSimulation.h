@@ -30,11 +30,37 @@ struct OnDemandConfig {
   /// Eviction prefers bytes / recompute cost, weighted by
   /// (distance to next use + 1) ^ distanceExponent.
   double distanceExponent = 1.0;
+  /// Per-node multipliers of the recompute cost in the eviction score (empty:
+  /// all 1); infinity never evicts the node under pressure. The greedy
+  /// solver's refinement learns them from the schedules it tries.
+  std::vector<double> evictionCostWeight;
+  /// Count in a value's recompute cost every non-resident ancestor its
+  /// recomputation would rebuild (up to a bounded number of them), instead
+  /// of only its non-resident inputs.
+  bool countEvictedAncestors = false;
   /// For each node, the stage after which its value is dropped even without
   /// memory pressure (when it can still be rematerialized later); nullopt
   /// keeps it until its last use.
   std::vector<std::optional<NodeIndex>> dropAfterStage;
 };
+
+/// What a simulation did.
+struct OnDemandOutcome {
+  /// The computations in order; partial when the budget was not met.
+  std::vector<NodeIndex> sequence;
+  /// True when every stage ran within the budget.
+  bool metBudget = false;
+  /// Stages completed (problem size when the budget was met): how far a
+  /// failed simulation got.
+  NodeIndex stagesDone = 0;
+  /// Stages, computations and eviction candidates scored: a deterministic
+  /// measure of the running time, for callers that ration simulations.
+  uint64_t work = 0;
+};
+
+/// Simulates the original order under \p config.
+OnDemandOutcome simulateOnDemandOutcome(const RematProblem &problem,
+                                        const OnDemandConfig &config);
 
 /// Returns the computations in order, or nullopt when the budget cannot be
 /// met. The caller inserts the frees with scheduleFromComputeSequence, which

@@ -64,7 +64,7 @@ static llvm::Expected<PlanResult> runSolver(const RematProblem &problem,
   case SolverKind::ChainDP:
     return solveChainDP(problem, budgetBytes);
   case SolverKind::Greedy:
-    return solveGreedy(problem, budgetBytes);
+    return solveGreedy(problem, budgetBytes, options);
   case SolverKind::ILP:
     return solveILP(problem, budgetBytes, options);
   case SolverKind::Auto:

@@ -77,6 +77,12 @@ struct SolverOptions {
   /// recomputation) or 3 (two, when that adds at most 20,000 candidate
   /// patterns: small graphs such as the zoo's steps).
   unsigned ilpMaxCopies = 3;
+  /// Simulation work greedy's local search may spend (stages, computations
+  /// and eviction candidates scored, counted from the start of the solve;
+  /// about 0.2 s per 10 million on this project's 2-core machine). 0 runs
+  /// only the first eviction rules. The first rules alone take more than the
+  /// default on 10,000-node graphs, which therefore get no local search.
+  uint64_t greedyWorkAllowance = 10'000'000;
 };
 
 /// A solver's answer.
@@ -127,10 +133,14 @@ bool isTrainingChain(const RematProblem &problem);
 /// Simulates the original order and, whenever the next computation would
 /// exceed the budget, evicts resident values that are not needed right now,
 /// preferring many bytes per unit of recompute cost and distant next uses;
-/// evicted values are recomputed on demand. Runs in about O(n log n + n·r)
-/// for r resident values.
+/// evicted values are recomputed on demand. Each rule runs in about
+/// O(n log n + n·r) for r resident values. Then, within
+/// options.greedyWorkAllowance, a local search over per-value changes to the
+/// rules (bar a value from eviction, raise its recompute cost, drop it right
+/// after its forward use) keeps every change that lowers the cost.
 llvm::Expected<PlanResult> solveGreedy(const RematProblem &problem,
-                                       uint64_t budgetBytes);
+                                       uint64_t budgetBytes,
+                                       const SolverOptions &options = {});
 
 /// Retention-pattern MILP over stage schedules (Moccasin-style intervals,
 /// solved with CBC): stage t recomputes some values in index order and then
