@@ -196,7 +196,8 @@ void ckpt::planner::writeGraphJSON(const RematProblem &problem,
         out.object([&] {
           out.attribute("id", node.externalId);
           out.attribute("name", node.name);
-          out.attribute("cost_cpu", static_cast<int64_t>(node.computeCostUnits));
+          out.attribute("cost_cpu",
+                        static_cast<int64_t>(node.computeCostUnits));
           out.attribute("cost_ram", static_cast<int64_t>(node.outputBytes));
           out.attribute("backward", node.isBackward);
           out.attribute("recomputable", node.isRecomputable);

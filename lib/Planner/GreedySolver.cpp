@@ -34,6 +34,9 @@ using namespace ckpt::planner;
 
 namespace {
 
+/// How many of the cheapest distinct schedules the local search starts from.
+constexpr size_t kLocalSearchStarts = 3;
+
 /// One change to a simulation's configuration.
 struct ConfigChange {
   enum class Kind { BarEviction, RaiseCost, DropEarly };
@@ -69,16 +72,30 @@ private:
     PlanResult plan;
   };
 
+  /// A simulation's outcome and, when it met the budget, its cost.
+  struct Trial {
+    OnDemandOutcome outcome;
+    std::optional<uint64_t> cost;
+  };
+  /// A configuration the local search starts from.
+  struct Start {
+    OnDemandConfig config;
+    uint64_t cost;
+    std::vector<NodeIndex> sequence;
+  };
+
   /// Simulates \p config; keeps the plan when it meets the budget and is the
-  /// cheapest so far. Returns the simulation's outcome.
-  llvm::Expected<OnDemandOutcome> consider(const OnDemandConfig &config);
+  /// cheapest so far. With \p isStart, a schedule that meets the budget is
+  /// also a candidate start for the local search.
+  llvm::Expected<Trial> consider(const OnDemandConfig &config,
+                                 bool isStart = false);
   /// The portfolio of eviction rules, at lower aims while none fits.
   llvm::Error tryRules(OnDemandConfig config);
   /// Climbs from \p config (which does not meet the budget) toward a
   /// configuration that does, keeping changes that get further.
   llvm::Error reachBudget(OnDemandConfig config);
-  /// Lowers the best schedule's cost one change at a time.
-  llvm::Error lowerCost();
+  /// Lowers the cost of \p start one change at a time.
+  llvm::Error lowerCost(Start start);
   /// The changes worth trying on \p config, given the computations it led
   /// to: bars for the values recomputed at most cost, then early drops of
   /// the values with most bytes per unit of cost.
@@ -94,29 +111,34 @@ private:
   uint64_t workAllowance;
   SolveTimer timer;
   std::optional<Attempt> best;
+  std::vector<Start> starts;
   uint64_t work = 0;
 };
 
 } // namespace
 
-llvm::Expected<OnDemandOutcome>
-GreedySearch::consider(const OnDemandConfig &config) {
-  OnDemandOutcome outcome = simulateOnDemandOutcome(problem, config);
-  work += outcome.work;
-  if (!outcome.metBudget)
-    return outcome;
+llvm::Expected<GreedySearch::Trial>
+GreedySearch::consider(const OnDemandConfig &config, bool isStart) {
+  Trial trial;
+  trial.outcome = simulateOnDemandOutcome(problem, config);
+  work += trial.outcome.work;
+  if (!trial.outcome.metBudget)
+    return trial;
   llvm::Expected<PlanResult> result = finishPlan(
-      problem, scheduleFromComputeSequence(problem, outcome.sequence),
+      problem, scheduleFromComputeSequence(problem, trial.outcome.sequence),
       budgetBytes, "greedy", timer);
   if (!result)
     return result.takeError();
   if (!result->isFeasible) {
-    outcome.metBudget = false;
-    return outcome;
+    trial.outcome.metBudget = false;
+    return trial;
   }
+  trial.cost = result->costUnits;
+  if (isStart)
+    starts.push_back({config, result->costUnits, trial.outcome.sequence});
   if (!best || result->costUnits < best->plan.costUnits)
     best = Attempt{config, std::move(*result)};
-  return outcome;
+  return trial;
 }
 
 llvm::Error GreedySearch::tryRules(OnDemandConfig config) {
@@ -125,17 +147,19 @@ llvm::Error GreedySearch::tryRules(OnDemandConfig config) {
   for (unsigned step = 0; step <= lowerAims && !best; ++step) {
     config.budgetBytes =
         budgetBytes - (lowerAims ? room * step / (2 * lowerAims) : 0);
-    for (bool countAncestors : {false, true}) {
-      // Counting evicted ancestors is a second opinion, tried while work
-      // allows.
-      if (countAncestors && !workLeft())
+    // The first rule set always runs; the others (recompute costs that
+    // count evicted ancestors, sources retained for larger consumers) are
+    // second opinions, tried while work allows.
+    for (unsigned variant = 0; variant < 4; ++variant) {
+      if (variant > 0 && !workLeft())
         break;
-      config.countEvictedAncestors = countAncestors;
+      config.countEvictedAncestors = variant & 1;
+      config.retainSources = variant & 2;
       for (double exponent : {0.0, 0.5, 1.0, 2.0}) {
         config.distanceExponent = exponent;
-        llvm::Expected<OnDemandOutcome> outcome = consider(config);
-        if (!outcome)
-          return outcome.takeError();
+        if (llvm::Expected<Trial> trial = consider(config, /*isStart=*/true);
+            !trial)
+          return trial.takeError();
       }
     }
   }
@@ -198,21 +222,22 @@ OnDemandConfig GreedySearch::applied(OnDemandConfig config,
 
 llvm::Error GreedySearch::reachBudget(OnDemandConfig config) {
   config.budgetBytes = budgetBytes;
-  llvm::Expected<OnDemandOutcome> current = consider(config);
+  llvm::Expected<Trial> current = consider(config, /*isStart=*/true);
   if (!current)
     return current.takeError();
-  while (!current->metBudget && workLeft()) {
+  while (!current->outcome.metBudget && workLeft()) {
     bool progressed = false;
-    for (ConfigChange change : changesFor(config, current->sequence)) {
+    for (ConfigChange change : changesFor(config, current->outcome.sequence)) {
       if (!workLeft())
         break;
-      OnDemandConfig trial = applied(config, change);
-      llvm::Expected<OnDemandOutcome> outcome = consider(trial);
-      if (!outcome)
-        return outcome.takeError();
-      if (outcome->metBudget || outcome->stagesDone > current->stagesDone) {
-        config = std::move(trial);
-        *current = std::move(*outcome);
+      OnDemandConfig changed = applied(config, change);
+      llvm::Expected<Trial> trial = consider(changed, /*isStart=*/true);
+      if (!trial)
+        return trial.takeError();
+      if (trial->outcome.metBudget ||
+          trial->outcome.stagesDone > current->outcome.stagesDone) {
+        config = std::move(changed);
+        *current = std::move(*trial);
         progressed = true;
         break;
       }
@@ -223,33 +248,33 @@ llvm::Error GreedySearch::reachBudget(OnDemandConfig config) {
   return llvm::Error::success();
 }
 
-llvm::Error GreedySearch::lowerCost() {
+llvm::Error GreedySearch::lowerCost(Start start) {
+  OnDemandConfig config = std::move(start.config);
+  uint64_t cost = start.cost;
+  std::vector<NodeIndex> sequence = std::move(start.sequence);
   bool improved = true;
   while (improved && workLeft()) {
     improved = false;
-    std::vector<NodeIndex> sequence;
-    for (const ScheduleStep &step : best->plan.schedule)
-      if (step.kind == StepKind::Compute)
-        sequence.push_back(step.node);
-    // The best configuration changes when a trial improves on it.
-    OnDemandConfig config = best->config;
     for (ConfigChange change : changesFor(config, sequence)) {
       if (!workLeft())
         break;
-      uint64_t before = best->plan.costUnits;
-      OnDemandConfig trial = applied(config, change);
-      llvm::Expected<OnDemandOutcome> outcome = consider(trial);
-      if (!outcome)
-        return outcome.takeError();
-      // A change may help only at the budget itself where the best
-      // configuration aims lower.
-      if (best->plan.costUnits == before && trial.budgetBytes != budgetBytes) {
-        trial.budgetBytes = budgetBytes;
-        if (llvm::Expected<OnDemandOutcome> atBudget = consider(trial);
-            !atBudget)
-          return atBudget.takeError();
+      OnDemandConfig changed = applied(config, change);
+      llvm::Expected<Trial> trial = consider(changed);
+      if (!trial)
+        return trial.takeError();
+      // A change may help only at the budget itself where the configuration
+      // aims lower.
+      if ((!trial->cost || *trial->cost >= cost) &&
+          changed.budgetBytes != budgetBytes) {
+        changed.budgetBytes = budgetBytes;
+        trial = consider(changed);
+        if (!trial)
+          return trial.takeError();
       }
-      if (best->plan.costUnits < before) {
+      if (trial->cost && *trial->cost < cost) {
+        config = std::move(changed);
+        cost = *trial->cost;
+        sequence = std::move(trial->outcome.sequence);
         improved = true;
         break;
       }
@@ -274,8 +299,18 @@ llvm::Expected<PlanResult> GreedySearch::run() {
       return std::move(error);
   if (!best)
     return infeasiblePlan("greedy", timer);
-  if (llvm::Error error = lowerCost())
-    return std::move(error);
+  // The local search climbs from the cheapest few distinct starts: which
+  // start leads to the cheapest schedule varies by graph.
+  llvm::stable_sort(
+      starts, [](const Start &a, const Start &b) { return a.cost < b.cost; });
+  std::vector<Start> distinct;
+  for (Start &start : starts)
+    if (distinct.size() < kLocalSearchStarts &&
+        (distinct.empty() || distinct.back().cost != start.cost))
+      distinct.push_back(std::move(start));
+  for (Start &start : distinct)
+    if (llvm::Error error = lowerCost(std::move(start)))
+      return std::move(error);
 
   best->plan.solveTimeSeconds = timer.elapsedSeconds();
   return std::move(best->plan);

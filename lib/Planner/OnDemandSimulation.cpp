@@ -18,7 +18,7 @@ public:
       : problem(problem), config(config), n(problem.size()), resident(n, false),
         residentSlot(n, ~0u), remainingUses(n), lastUse(n), pinStamp(n, 0),
         pendingReads(n, 0), fullyRecomputable(n), staleCopy(n, false),
-        visitStamp(n, 0) {
+        visitStamp(n, 0), retainedFor(n, kNone) {
     for (NodeIndex v = 0; v < n; ++v) {
       remainingUses[v] = problem.successors(v).size();
       lastUse[v] = problem.neededUntil(v);
@@ -64,6 +64,13 @@ private:
   bool isDead(NodeIndex v, unsigned stage) const {
     return problem.mayRecompute(v) || stage >= lastUse[v];
   }
+  /// True when \p u, whose last use is \p stage, should stay as the source
+  /// of the consumer computed there (OnDemandConfig::retainSources).
+  bool shouldRetainSource(NodeIndex u, NodeIndex stage) const;
+  /// True when \p v is retained for a consumer that still has uses.
+  bool isRetained(NodeIndex v) const {
+    return retainedFor[v] != kNone && remainingUses[retainedFor[v]] > 0;
+  }
 
   const RematProblem &problem;
   const OnDemandConfig &config;
@@ -81,6 +88,10 @@ private:
   /// before any further use.
   std::vector<bool> staleCopy;
   std::vector<unsigned> visitStamp;
+  static constexpr NodeIndex kNone = ~0u;
+  /// For a value kept past its last use as a source (retainSources), the
+  /// consumer it is kept for; kNone otherwise.
+  std::vector<NodeIndex> retainedFor;
   unsigned currentVisit = 0;
   uint64_t residentBytes = 0;
   uint64_t work = 0;
@@ -103,6 +114,7 @@ void OnDemandSimulation::release(NodeIndex v) {
   if (!resident[v])
     return;
   resident[v] = false;
+  retainedFor[v] = kNone;
   residentBytes -= problem.bytes(v);
   unsigned slot = residentSlot[v];
   NodeIndex moved = residentList.back();
@@ -166,6 +178,21 @@ double OnDemandSimulation::rematerializationCost(NodeIndex v) {
   return rematCost;
 }
 
+bool OnDemandSimulation::shouldRetainSource(NodeIndex u,
+                                            NodeIndex stage) const {
+  if (!config.retainSources || !problem.mayRecompute(u) ||
+      problem.needsPhaseSplit(u) || !resident[stage] || problem.isSink(stage) ||
+      !problem.mayRecompute(stage) || problem.needsPhaseSplit(stage) ||
+      problem.bytes(u) >= problem.bytes(stage))
+    return false;
+  // The consumer's other inputs must be resident for the source to make its
+  // recomputation cheap.
+  for (NodeIndex p : problem.predecessors(stage))
+    if (p != u && !resident[p])
+      return false;
+  return true;
+}
+
 bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
   uint64_t budget = config.budgetBytes;
   while (residentBytes + bytesNeeded > budget) {
@@ -175,8 +202,11 @@ bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
     double bestScore = -1;
     work += residentList.size();
     for (NodeIndex v : residentList) {
+      // A retained source is scored by its consumer's next use.
+      NodeIndex user =
+          config.retainSources && isRetained(v) ? retainedFor[v] : v;
       if (pinStamp[v] == currentPin || problem.bytes(v) == 0 ||
-          problem.isSink(v) || remainingUses[v] == 0)
+          problem.isSink(v) || remainingUses[user] == 0)
         continue;
       if (!problem.mayRecompute(v))
         continue;
@@ -196,12 +226,12 @@ bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
       default:
         break;
       }
-      auto consumers = problem.successors(v);
-      NodeIndex nextUse = consumers[consumers.size() - remainingUses[v]];
+      auto consumers = problem.successors(user);
+      NodeIndex nextUse = consumers[consumers.size() - remainingUses[user]];
       double distance = nextUse > stage ? nextUse - stage : 0;
       double score =
           problem.bytes(v) * distanceWeight(distance + 1) / (rematCost + 1e-9);
-      if (score > bestScore && canRematerializeUntil(v, lastUse[v], 0)) {
+      if (score > bestScore && canRematerializeUntil(v, lastUse[user], 0)) {
         bestScore = score;
         best = v;
       }
@@ -275,16 +305,20 @@ OnDemandOutcome OnDemandSimulation::run() {
     }
     for (NodeIndex u : problem.predecessors(stage)) {
       --remainingUses[u];
-      if (remainingUses[u] == 0 && isDead(u, stage))
-        release(u);
-      else if (problem.needsPhaseSplit(u) &&
-               problem.lastForwardConsumer(u) == stage)
+      if (remainingUses[u] == 0 && isDead(u, stage)) {
+        if (shouldRetainSource(u, stage))
+          retainedFor[u] = stage;
+        else
+          release(u);
+      } else if (problem.needsPhaseSplit(u) &&
+                 problem.lastForwardConsumer(u) == stage)
         staleCopy[u] = true;
     }
     // Values recomputed only to rebuild others die with the stage.
     for (size_t i = 0; i < residentList.size();) {
       NodeIndex v = residentList[i];
-      if (remainingUses[v] == 0 && !problem.isSink(v) && isDead(v, stage)) {
+      if (remainingUses[v] == 0 && !problem.isSink(v) && isDead(v, stage) &&
+          !isRetained(v)) {
         release(v);
         continue;
       }

@@ -38,6 +38,12 @@ struct OnDemandConfig {
   /// recomputation would rebuild (up to a bounded number of them), instead
   /// of only its non-resident inputs.
   bool countEvictedAncestors = false;
+  /// When a value's last use passes and the consumer just computed from it
+  /// is larger, still needed and recomputable, keep the value as that
+  /// consumer's source: evicting the consumer then costs only its own
+  /// recomputation. A retained value is evicted like any other and freed
+  /// once its consumer has no uses left.
+  bool retainSources = false;
   /// For each node, the stage after which its value is dropped even without
   /// memory pressure (when it can still be rematerialized later); nullopt
   /// keeps it until its last use.
