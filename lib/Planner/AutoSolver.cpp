@@ -4,7 +4,7 @@
 // class but only affordable on small graphs; greedy always runs, both as the
 // answer for large graphs and as a safety net when the ILP times out without
 // an incumbent. The cheapest feasible schedule wins; ties go to the lower
-// peak.
+// peak and keep the smaller optimality gap of the two.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,11 +22,22 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
       return candidate.takeError();
     if (!candidate->isFeasible)
       return llvm::Error::success();
+    bool isTie = best && candidate->costUnits == best->costUnits;
+    // At equal cost the smaller gap is kept, whichever schedule wins: the
+    // ILP's proof that no schedule of its class is cheaper than its own
+    // holds for greedy's schedule of the same cost too.
+    std::optional<double> tiedGap;
+    if (isTie)
+      tiedGap = !candidate->optimalityGap ? best->optimalityGap
+                : !best->optimalityGap
+                    ? candidate->optimalityGap
+                    : std::min(*candidate->optimalityGap, *best->optimalityGap);
     bool isBetter = !best || candidate->costUnits < best->costUnits ||
-                    (candidate->costUnits == best->costUnits &&
-                     candidate->peakBytes < best->peakBytes);
+                    (isTie && candidate->peakBytes < best->peakBytes);
     if (isBetter)
       best = std::move(*candidate);
+    if (isTie)
+      best->optimalityGap = tiedGap;
     return llvm::Error::success();
   };
 

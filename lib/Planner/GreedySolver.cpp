@@ -8,17 +8,22 @@
 // A portfolio of eviction rules is tried and the cheapest schedule kept,
 // since which rule wins depends on the graph family; where none fits the
 // budget, lower aims are tried (the simulation is not monotone in the
-// budget). Then, as far as a work allowance goes (SolverOptions::
-// greedyWorkAllowance: enough on graphs of a few thousand nodes, none left
-// on the largest), a second opinion (recompute costs that count evicted
-// ancestors) and a local search changes one
-// value's treatment at a time, keeping each change that helps:
-//   - bar a value the schedule recomputes at great cost from eviction;
-//   - drop a large, cheap value right after its forward use, before memory
+// budget). Then, as far as a work allowance goes
+// (SolverOptions::greedyWorkAllowance: all of it on graphs of a few
+// thousand nodes, none left on the largest):
+//   - second opinions: recompute costs that count evicted ancestors, and
+//     inputs retained past their last use as the source of a larger
+//     consumer (evicting the consumer then costs only its own
+//     recomputation);
+//   - where the budget was met only at a lower aim, a climb toward meeting
+//     it at the budget itself, one change at a time, keeping changes that
+//     let the simulation get further;
+//   - a local search from the cheapest few schedules that changes one
+//     value's treatment at a time, keeping each change that lowers the
+//     cost: bar a value the schedule recomputes at great cost from
+//     eviction, or raise its recompute cost in the eviction score; drop a
+//     large, cheap value right after its forward use, before memory
 //     pressure forces evictions elsewhere.
-// Where the budget was met only at a lower aim, the search first climbs
-// toward meeting it at the budget itself, one change at a time, keeping
-// changes that let the simulation get further.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,11 +102,12 @@ private:
   /// Lowers the cost of \p start one change at a time.
   llvm::Error lowerCost(Start start);
   /// The changes worth trying on \p config, given the computations it led
-  /// to: bars for the values recomputed at most cost, then early drops of
-  /// the values with most bytes per unit of cost.
+  /// to: for the values recomputed at most cost, raised costs, then bars;
+  /// then early drops of the values with most bytes per unit of cost.
   std::vector<ConfigChange>
   changesFor(const OnDemandConfig &config,
              llvm::ArrayRef<NodeIndex> sequence) const;
+  /// \p config with \p change made.
   OnDemandConfig applied(OnDemandConfig config, ConfigChange change) const;
   bool workLeft() const { return work < workAllowance; }
 

@@ -135,9 +135,12 @@ bool isTrainingChain(const RematProblem &problem);
 /// preferring many bytes per unit of recompute cost and distant next uses;
 /// evicted values are recomputed on demand. Each rule runs in about
 /// O(n log n + n·r) for r resident values. Then, within
-/// options.greedyWorkAllowance, a local search over per-value changes to the
-/// rules (bar a value from eviction, raise its recompute cost, drop it right
-/// after its forward use) keeps every change that lowers the cost.
+/// options.greedyWorkAllowance, second-opinion rules (costs that count
+/// evicted ancestors, inputs retained as sources of larger consumers) and a
+/// local search over per-value changes to the rules (bar a value from
+/// eviction, raise its recompute cost, drop it right after its forward use)
+/// that keeps every change lowering the cost. Never costlier than the first
+/// rules alone.
 llvm::Expected<PlanResult> solveGreedy(const RematProblem &problem,
                                        uint64_t budgetBytes,
                                        const SolverOptions &options = {});
