@@ -87,6 +87,7 @@ private:
   /// A must_recompute copy past its last forward use; it must be recomputed
   /// before any further use.
   std::vector<bool> staleCopy;
+  /// Marks of rematerializationCost's walk (currentVisit: this walk's).
   std::vector<unsigned> visitStamp;
   static constexpr NodeIndex kNone = ~0u;
   /// For a value kept past its last use as a source (retainSources), the
@@ -94,6 +95,7 @@ private:
   std::vector<NodeIndex> retainedFor;
   unsigned currentVisit = 0;
   uint64_t residentBytes = 0;
+  /// Stages, computations and eviction candidates scored (OnDemandOutcome).
   uint64_t work = 0;
   std::vector<NodeIndex> sequence;
 };
