@@ -53,7 +53,13 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
   if (isTrainingChain(problem))
     if (llvm::Error error = consider(solveChainDP(problem, budgetBytes)))
       return std::move(error);
-  if (llvm::Error error = consider(solveGreedy(problem, budgetBytes, options)))
+  llvm::Expected<PlanResult> greedy =
+      solveGreedy(problem, budgetBytes, options);
+  if (!greedy)
+    return greedy.takeError();
+  // The ILP starts from the same greedy schedule; it is not solved twice.
+  PlanResult greedyResult = *greedy;
+  if (llvm::Error error = consider(std::move(greedy)))
     return std::move(error);
   std::optional<double> gap = best ? best->optimalityGap : std::nullopt;
   bool alreadyOptimal = gap && *gap == 0;
@@ -61,8 +67,8 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
     SolverOptions ilpOptions = options;
     ilpOptions.timeLimitSeconds =
         std::max(0.5, options.timeLimitSeconds - timer.elapsedSeconds());
-    if (llvm::Error error =
-            consider(solveILP(problem, budgetBytes, ilpOptions)))
+    if (llvm::Error error = consider(solveILPFromGreedy(
+            problem, budgetBytes, ilpOptions, &greedyResult)))
       return std::move(error);
   }
   if (!best)

@@ -253,6 +253,12 @@ static void addInterchangeableCounts(const RematProblem &problem,
 llvm::Expected<PlanResult>
 ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
                         const SolverOptions &options) {
+  return solveILPFromGreedy(problem, budgetBytes, options, nullptr);
+}
+
+llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
+    const RematProblem &problem, uint64_t budgetBytes,
+    const SolverOptions &options, const PlanResult *greedyResult) {
   SolveTimer timer;
   unsigned n = problem.size();
   if (problem.getConstantBytes() > budgetBytes)
@@ -268,14 +274,18 @@ ckpt::planner::solveILP(const RematProblem &problem, uint64_t budgetBytes,
   std::optional<std::vector<Pattern>> greedyPatterns;
   std::optional<Schedule> greedySchedule;
   if (options.ilpIncludeGreedy) {
-    if (llvm::Expected<PlanResult> greedy =
-            solveGreedy(problem, budgetBytes, options)) {
-      if (greedy->isFeasible) {
-        greedyPatterns = patternsOfSchedule(problem, greedy->schedule);
-        greedySchedule = std::move(greedy->schedule);
-      }
+    std::optional<PlanResult> greedy;
+    if (greedyResult) {
+      greedy = *greedyResult;
+    } else if (llvm::Expected<PlanResult> solved =
+                   solveGreedy(problem, budgetBytes, options)) {
+      greedy = std::move(*solved);
     } else {
-      llvm::consumeError(greedy.takeError());
+      llvm::consumeError(solved.takeError());
+    }
+    if (greedy && greedy->isFeasible) {
+      greedyPatterns = patternsOfSchedule(problem, greedy->schedule);
+      greedySchedule = std::move(greedy->schedule);
     }
   }
 

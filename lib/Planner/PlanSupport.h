@@ -20,6 +20,14 @@ namespace planner {
 llvm::Expected<PlanResult> solveGreedyOnce(const RematProblem &problem,
                                            uint64_t budgetBytes);
 
+/// solveILP with greedy's result at the same budget and options supplied by
+/// the caller (auto has it already), or computed here when \p greedyResult
+/// is null.
+llvm::Expected<PlanResult> solveILPFromGreedy(const RematProblem &problem,
+                                              uint64_t budgetBytes,
+                                              const SolverOptions &options,
+                                              const PlanResult *greedyResult);
+
 /// Measures a solver's wall-clock time.
 class SolveTimer {
 public:
