@@ -23,15 +23,16 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
     if (!candidate->isFeasible)
       return llvm::Error::success();
     bool isTie = best && candidate->costUnits == best->costUnits;
-    // At equal cost the smaller gap is kept, whichever schedule wins: the
-    // ILP's proof that no schedule of its class is cheaper than its own
+    // At equal cost the smaller known gap is kept, whichever schedule wins:
+    // the ILP's proof that no schedule of its class is cheaper than its own
     // holds for greedy's schedule of the same cost too.
     std::optional<double> tiedGap;
-    if (isTie)
-      tiedGap = !candidate->optimalityGap ? best->optimalityGap
-                : !best->optimalityGap
-                    ? candidate->optimalityGap
-                    : std::min(*candidate->optimalityGap, *best->optimalityGap);
+    if (isTie) {
+      tiedGap = best->optimalityGap;
+      if (candidate->optimalityGap &&
+          (!tiedGap || *candidate->optimalityGap < *tiedGap))
+        tiedGap = candidate->optimalityGap;
+    }
     bool isBetter = !best || candidate->costUnits < best->costUnits ||
                     (isTie && candidate->peakBytes < best->peakBytes);
     if (isBetter)

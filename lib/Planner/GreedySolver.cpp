@@ -179,17 +179,17 @@ GreedySearch::changesFor(const OnDemandConfig &config,
   std::vector<unsigned> computeCount(n, 0);
   for (NodeIndex v : sequence)
     ++computeCount[v];
-  std::vector<NodeIndex> barred, dropped;
+  std::vector<NodeIndex> recomputed, dropped;
   for (NodeIndex v = 0; v < n; ++v) {
     bool isBarred = !config.evictionCostWeight.empty() &&
                     std::isinf(config.evictionCostWeight[v]);
     if (computeCount[v] > 1 && problem.cost(v) > 0 && !isBarred)
-      barred.push_back(v);
+      recomputed.push_back(v);
     if (problem.successors(v).size() >= 2 && problem.bytes(v) > 0 &&
         problem.mayRecompute(v) && !config.dropAfterStage[v])
       dropped.push_back(v);
   }
-  llvm::stable_sort(barred, [&](NodeIndex a, NodeIndex b) {
+  llvm::stable_sort(recomputed, [&](NodeIndex a, NodeIndex b) {
     return (computeCount[a] - 1) * problem.cost(a) >
            (computeCount[b] - 1) * problem.cost(b);
   });
@@ -198,9 +198,9 @@ GreedySearch::changesFor(const OnDemandConfig &config,
            problem.bytes(b) * (problem.cost(a) + 1);
   });
   std::vector<ConfigChange> changes;
-  for (NodeIndex v : barred)
+  for (NodeIndex v : recomputed)
     changes.push_back({ConfigChange::Kind::RaiseCost, v});
-  for (NodeIndex v : barred)
+  for (NodeIndex v : recomputed)
     changes.push_back({ConfigChange::Kind::BarEviction, v});
   for (NodeIndex v : dropped)
     changes.push_back({ConfigChange::Kind::DropEarly, v});

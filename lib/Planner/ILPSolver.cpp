@@ -274,18 +274,19 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
   std::optional<std::vector<Pattern>> greedyPatterns;
   std::optional<Schedule> greedySchedule;
   if (options.ilpIncludeGreedy) {
-    std::optional<PlanResult> greedy;
-    if (greedyResult) {
-      greedy = *greedyResult;
-    } else if (llvm::Expected<PlanResult> solved =
-                   solveGreedy(problem, budgetBytes, options)) {
-      greedy = std::move(*solved);
-    } else {
-      llvm::consumeError(solved.takeError());
+    std::optional<PlanResult> solved;
+    if (!greedyResult) {
+      if (llvm::Expected<PlanResult> result =
+              solveGreedy(problem, budgetBytes, options)) {
+        solved = std::move(*result);
+        greedyResult = &*solved;
+      } else {
+        llvm::consumeError(result.takeError());
+      }
     }
-    if (greedy && greedy->isFeasible) {
-      greedyPatterns = patternsOfSchedule(problem, greedy->schedule);
-      greedySchedule = std::move(greedy->schedule);
+    if (greedyResult && greedyResult->isFeasible) {
+      greedyPatterns = patternsOfSchedule(problem, greedyResult->schedule);
+      greedySchedule = greedyResult->schedule;
     }
   }
 

@@ -32,7 +32,7 @@ struct OnDemandConfig {
   double distanceExponent = 1.0;
   /// Per-node multipliers of the recompute cost in the eviction score (empty:
   /// all 1); infinity never evicts the node under pressure. The greedy
-  /// solver's refinement learns them from the schedules it tries.
+  /// solver's local search sets them from the schedules it tries.
   std::vector<double> evictionCostWeight;
   /// Count in a value's recompute cost every non-resident ancestor its
   /// recomputation would rebuild (up to a bounded number of them), instead
