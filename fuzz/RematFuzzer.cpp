@@ -9,7 +9,7 @@
 
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
-#include "ckpt/Transforms/Passes.h"
+#include "ckpt/Remat/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   PassManager pm(&context);
   ckpt::buildTensorPreparationPipeline(pm, ckpt::TensorPreparationOptions());
-  ckpt::RematPassOptions remat;
+  ckpt::RematOptions remat;
   remat.budget = "0.8";
   remat.solver = "greedy";
   pm.addPass(ckpt::createRematPass(remat));

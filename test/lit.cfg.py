@@ -24,6 +24,9 @@ config.substitutions.append(("%shlibext", config.shlib_ext))
 config.substitutions.append(("%ckpt_src_root", config.ckpt_src_root))
 config.substitutions.append(("%ckpt_tools_dir", config.ckpt_tools_dir))
 config.substitutions.append(("%ckpt_obj_root", config.ckpt_obj_root))
+# Configures a fresh build tree of the sources (cmake ... -S src -B dir).
+config.substitutions.append(("%cmake_configure",
+                             f"{config.cmake} {config.cmake_configure_args}"))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 

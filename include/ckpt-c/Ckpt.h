@@ -37,10 +37,39 @@ MLIR_CAPI_EXPORTED void ckptRegisterDialects(MlirDialectRegistry registry);
  * pass pipelines can name them. Idempotent. */
 MLIR_CAPI_EXPORTED void ckptRegisterPasses(void);
 
+/** Registers the ckpt dialect's passes (`ckpt-lower-recompute`,
+ * `ckpt-expand-checkpoints`, ...) and the remat passes (`ckpt-remat`,
+ * `ckpt-report`) alone, for another MLIR compiler that rematerializes in its
+ * own pipeline. Idempotent. */
+MLIR_CAPI_EXPORTED void ckptRegisterRematPasses(void);
+
+/** One option of `ckpt-remat` (include/ckpt/Remat/RematOptions.def): the
+ * options of ckptRematModule and ckptRematText, the `remat-` options of the
+ * lowering pipelines and the tools' `--remat-` flags. */
+typedef struct {
+  /** The key (`budget`, `time-limit`, ...). */
+  MlirStringRef key;
+  /** `string`, `number` or `list`. */
+  MlirStringRef kind;
+  /** The default, as text. */
+  MlirStringRef defaultValue;
+  MlirStringRef description;
+  /** False for the options tools that build one entry function set
+   * themselves (`functions`, `report-format`). */
+  bool inTools;
+} CkptRematOption;
+
+/** The number of remat options. */
+MLIR_CAPI_EXPORTED intptr_t ckptGetNumRematOptions(void);
+
+/** Remat option `index` (0 <= index < ckptGetNumRematOptions()); the strings
+ * are static. */
+MLIR_CAPI_EXPORTED CkptRematOption ckptGetRematOption(intptr_t index);
+
 /** Rematerializes `module` in place: `ckpt-remat-pipeline` (the tensor
  * preparation, then ckpt-remat) with `options` in pass-pipeline syntax, e.g.
- * "budget=0.5 solver=greedy" or "budget=2GiB policy=save-matmuls" (keys:
- * budget, solver, policy, target, time-limit). On success `report` receives
+ * "budget=0.5 solver=greedy" or "budget=2GiB policy=save-matmuls" (the
+ * keys of ckptGetRematOption). On success `report` receives
  * the JSON report (see docs/UserGuide.md). On failure the diagnostics go to
  * the context's diagnostic handlers (mlirContextAttachDiagnosticHandler)
  * and `report` is not called. The module's context must have ckpt's

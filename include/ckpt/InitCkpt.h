@@ -17,7 +17,13 @@ namespace ckpt {
 /// (bufferization of the region ops).
 void registerCkptDialects(DialectRegistry &registry);
 
-/// Registers the ckpt passes and named pipelines with the global registries.
+/// Registers the ckpt dialect's passes (recompute and random lowering,
+/// annotation removal, checkpoint expansion) and the remat passes
+/// (`ckpt-remat`, `ckpt-report`) alone: what another MLIR compiler embeds to
+/// rematerialize in its own pipeline.
+void registerCkptDialectAndRematPasses();
+
+/// Registers every ckpt pass and named pipeline with the global registries.
 void registerCkptPassesAndPipelines();
 
 } // namespace ckpt

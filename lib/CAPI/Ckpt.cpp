@@ -14,6 +14,7 @@
 #include "ckpt/Planner/Budget.h"
 #include "ckpt/Planner/GraphJSON.h"
 #include "ckpt/Planner/Solvers.h"
+#include "ckpt/Remat/RematOptions.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
@@ -56,24 +57,24 @@ LogicalResult runRemat(ModuleOp module, llvm::StringRef optionsText,
   {
     llvm::raw_string_ostream errorStream(optionErrors);
     if (failed(options.parseFromString(optionsText, errorStream)))
-      return module.emitError()
+      return emitError(module.getLoc())
              << "ckpt: cannot parse the remat options '" << optionsText
              << "'" << (optionErrors.empty() ? "" : ": ") << optionErrors;
   }
-  if (options.budget.empty())
-    return module.emitError()
+  if (options.remat.budget.empty())
+    return emitError(module.getLoc())
            << "ckpt: the remat options need a budget (e.g. 'budget=0.5')";
 
   // The pass writes its report to a file: the caller's, or a temporary one.
   llvm::SmallString<128> temporary;
-  std::string reportPath = options.report;
+  std::string reportPath = options.remat.report;
   if (reportPath.empty()) {
     if (llvm::sys::fs::createTemporaryFile("ckpt-capi-report", "json",
                                            temporary))
-      return module.emitError()
+      return emitError(module.getLoc())
              << "ckpt: cannot create a temporary file for the report";
     reportPath = temporary.str().str();
-    options.report = reportPath;
+    options.remat.report = reportPath;
   }
   llvm::scope_exit cleanup([&] {
     if (!temporary.empty())
@@ -87,7 +88,7 @@ LogicalResult runRemat(ModuleOp module, llvm::StringRef optionsText,
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(reportPath);
   if (!buffer)
-    return module.emitError() << "ckpt: cannot read the remat report '"
+    return emitError(module.getLoc()) << "ckpt: cannot read the remat report '"
                               << reportPath << "'";
   report = (*buffer)->getBuffer().str();
   return success();
@@ -108,6 +109,23 @@ void ckptRegisterPasses(void) {
   std::call_once(once, [] { mlir::ckpt::registerCkptPassesAndPipelines(); });
 }
 
+void ckptRegisterRematPasses(void) {
+  static std::once_flag once;
+  std::call_once(once, [] { mlir::ckpt::registerCkptDialectAndRematPasses(); });
+}
+
+intptr_t ckptGetNumRematOptions(void) {
+  return static_cast<intptr_t>(mlir::ckpt::getRematOptionInfos().size());
+}
+
+CkptRematOption ckptGetRematOption(intptr_t index) {
+  const mlir::ckpt::RematOptionInfo &info =
+      mlir::ckpt::getRematOptionInfos()[index];
+  return {wrap(llvm::StringRef(info.key)), wrap(llvm::StringRef(info.kind)),
+          wrap(llvm::StringRef(info.defaultValue)),
+          wrap(llvm::StringRef(info.description)), info.inTools};
+}
+
 MlirLogicalResult ckptRematModule(MlirModule module, MlirStringRef options,
                                   MlirStringCallback report, void *userData) {
   std::string text;
@@ -126,6 +144,8 @@ MlirLogicalResult ckptRematText(MlirStringRef moduleText, MlirStringRef options,
   ckptRegisterDialects(wrap(&registry));
   MLIRContext context(registry);
   context.allowUnregisteredDialects(false);
+  // Diagnostics are the located message and its notes, not the IR.
+  context.printOpOnDiagnostic(false);
 
   // Every diagnostic, as `file:line:col: error: message`, for the caller.
   std::string diagnosticText;
@@ -163,8 +183,8 @@ MlirLogicalResult ckptPlanGraph(MlirStringRef graphJSON, MlirStringRef budget,
     deliver(error, message.str(), userData);
     return mlirLogicalResultFailure();
   };
-  llvm::Expected<MemoryBudget> parsedBudget =
-      parseMemoryBudget(unwrap(budget));
+  llvm::Expected<BudgetRequest> parsedBudget =
+      parseBudgetRequest(unwrap(budget));
   if (!parsedBudget)
     return fail(llvm::toString(parsedBudget.takeError()));
   llvm::Expected<SolverSpec> parsedSolver = parseSolverSpec(unwrap(solver));
@@ -175,8 +195,7 @@ MlirLogicalResult ckptPlanGraph(MlirStringRef graphJSON, MlirStringRef budget,
   llvm::Expected<RematProblem> problem = parseGraphJSON(unwrap(graphJSON));
   if (!problem)
     return fail("in the graph: " + llvm::toString(problem.takeError()));
-  uint64_t budgetBytes =
-      parsedBudget->resolveBytes(baselinePeakBytes(*problem));
+  uint64_t budgetBytes = resolveBudgetBytes(*problem, *parsedBudget);
   SolverOptions options;
   options.timeLimitSeconds = timeLimitSeconds;
   llvm::Expected<PlanResult> plan =

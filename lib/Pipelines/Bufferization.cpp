@@ -2,6 +2,7 @@
 
 #include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Conversion/Passes.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -21,7 +22,7 @@ using namespace mlir;
 void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
   buildTensorAndRematStages(pm, options.fuseElementwise,
-                            RematStageSettings::from(options));
+                            options.remat.get());
 
   buildBufferizationPipeline(pm);
   if (options.gpuMapping) {

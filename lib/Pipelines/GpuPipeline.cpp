@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Conversion/Passes.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -51,7 +52,7 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
   // The tensor and remat stages and bufferization of the CPU pipeline: the
   // memory analysis forecasts exactly these buffers.
   buildTensorAndRematStages(pm, options.fuseElementwise,
-                            RematStageSettings::from(options));
+                            options.remat.get());
   // Frees right after last use are placed while everything is host code:
   // deallocation rejects the barriers kernels contain.
   buildBufferizationPipeline(pm);

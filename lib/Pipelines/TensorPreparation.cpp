@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Remat/Passes.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -39,31 +41,15 @@ void mlir::ckpt::buildTensorPreparationPipeline(
 void mlir::ckpt::buildRematPipeline(OpPassManager &pm,
                                     const RematPipelineOptions &options) {
   buildTensorPreparationPipeline(pm, TensorPreparationOptions());
-  RematPassOptions remat;
-  remat.budget = options.budget;
-  remat.reportFile = options.report;
-  remat.target = options.target;
-  remat.solver = options.solver;
-  remat.policy = options.policy;
-  remat.timeLimit = options.timeLimit;
-  pm.addPass(createRematPass(remat));
+  pm.addPass(createRematPass(options.remat.get()));
 }
 
 void mlir::ckpt::buildTensorAndRematStages(OpPassManager &pm,
                                            bool fuseElementwise,
-                                           const RematStageSettings &settings) {
+                                           const RematOptions &remat) {
   TensorPreparationOptions tensorPrep;
   tensorPrep.fuseElementwise = fuseElementwise;
   buildTensorPreparationPipeline(pm, tensorPrep);
-  if (settings.budget.empty())
-    return;
-  RematPassOptions remat;
-  remat.budget = settings.budget;
-  remat.functionNames.assign(settings.functions.begin(),
-                             settings.functions.end());
-  remat.solver = settings.solver;
-  remat.policy = settings.policy;
-  remat.reportFile = settings.report;
-  remat.timeLimit = settings.timeLimit;
-  pm.addPass(createRematPass(remat));
+  if (!remat.budget.empty())
+    pm.addPass(createRematPass(remat));
 }

@@ -1,5 +1,4 @@
-//===- Budget.cpp - Memory budget grammar
-//----------------------------------===//
+//===- Budget.cpp - Memory budget grammar ---------------------------------===//
 
 #include "ckpt/Planner/Budget.h"
 
@@ -124,4 +123,38 @@ ckpt::planner::parseMemoryBudget(llvm::StringRef text) {
   if (count > UINT64_MAX / multiplier)
     return budgetError(text, "byte count does not fit in 64 bits");
   return MemoryBudget::absoluteBytes(count * multiplier);
+}
+
+llvm::StringRef BudgetRequest::rule() const {
+  switch (kind) {
+  case Kind::Memory:
+    return "given";
+  case Kind::Minimum:
+    return "min";
+  case Kind::Knee:
+    return "auto";
+  }
+  llvm_unreachable("unknown budget kind");
+}
+
+llvm::Expected<BudgetRequest>
+ckpt::planner::parseBudgetRequest(llvm::StringRef text) {
+  BudgetRequest request;
+  llvm::StringRef trimmed = text.trim();
+  if (trimmed == "min") {
+    request.kind = BudgetRequest::Kind::Minimum;
+    return request;
+  }
+  if (trimmed == "auto") {
+    request.kind = BudgetRequest::Kind::Knee;
+    return request;
+  }
+  llvm::Expected<MemoryBudget> memory = parseMemoryBudget(text);
+  if (!memory)
+    return llvm::createStringError(
+        llvm::toString(memory.takeError()) +
+        "; or 'min' (the smallest peak found) or 'auto' (the knee of the "
+        "memory/recompute trade-off)");
+  request.memory = *memory;
+  return request;
 }

@@ -123,6 +123,38 @@ uint64_t ckpt::planner::smallestFeasiblePeakFound(const RematProblem &problem) {
   return workingBudget;
 }
 
+char InfeasibleBudgetError::ID = 0;
+
+void InfeasibleBudgetError::log(llvm::raw_ostream &os) const {
+  os << llvm::formatv("budget of {0} bytes is infeasible for solver '{1}': "
+                      "the smallest feasible peak found is {2} bytes ({3:P} "
+                      "of the baseline peak {4} bytes)",
+                      budgetBytes, solverName, smallestPeakBytes,
+                      static_cast<double>(smallestPeakBytes) /
+                          std::max<uint64_t>(1, baselinePeakBytes),
+                      baselinePeakBytes);
+}
+
+std::error_code InfeasibleBudgetError::convertToErrorCode() const {
+  return llvm::inconvertibleErrorCode();
+}
+
+uint64_t ckpt::planner::resolveBudgetBytes(const RematProblem &problem,
+                                           const BudgetRequest &request) {
+  switch (request.kind) {
+  case BudgetRequest::Kind::Memory:
+    return request.memory.resolveBytes(baselinePeakBytes(problem));
+  case BudgetRequest::Kind::Minimum:
+    return smallestFeasiblePeakFound(problem);
+  case BudgetRequest::Kind::Knee: {
+    std::vector<TradeoffPoint> curve = sweepTradeoff(problem);
+    return curve.empty() ? baselinePeakBytes(problem)
+                         : findKnee(curve).peakBytes;
+  }
+  }
+  llvm_unreachable("unknown budget kind");
+}
+
 llvm::Expected<PlanResult>
 ckpt::planner::planRemat(const RematProblem &problem, uint64_t budgetBytes,
                          const SolverSpec &spec, const SolverOptions &options) {
@@ -131,18 +163,12 @@ ckpt::planner::planRemat(const RematProblem &problem, uint64_t budgetBytes,
   if (!result)
     return result.takeError();
   if (!result->isFeasible) {
-    uint64_t smallest = smallestFeasiblePeakFound(problem);
+    uint64_t working = smallestFeasiblePeakFound(problem);
+    uint64_t smallest = working;
     if (result->peakBytes > 0 && result->peakBytes < smallest)
       smallest = result->peakBytes;
-    return llvm::createStringError(
-        llvm::formatv("budget of {0} bytes is infeasible for solver '{1}': "
-                      "the smallest feasible peak found is {2} bytes ({3:P} "
-                      "of the baseline peak {4} bytes)",
-                      budgetBytes, spec.str(), smallest,
-                      static_cast<double>(smallest) /
-                          std::max<uint64_t>(1, baselinePeakBytes(problem)),
-                      baselinePeakBytes(problem))
-            .str());
+    return llvm::make_error<InfeasibleBudgetError>(
+        budgetBytes, spec.str(), smallest, working, baselinePeakBytes(problem));
   }
   // Solvers validate their own output; checking again here keeps the
   // guarantee local to the entry point clients use.

@@ -2,9 +2,13 @@
 
 #include "ckpt/InitCkpt.h"
 
+#include "ckpt/Autodiff/Passes.h"
+#include "ckpt/Conversion/Passes.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/Dialect/Ckpt/Transforms/BufferizableOpInterfaceImpl.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Remat/Passes.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -14,7 +18,15 @@ void mlir::ckpt::registerCkptDialects(DialectRegistry &registry) {
   registerBufferizableOpInterfaceExternalModels(registry);
 }
 
+void mlir::ckpt::registerCkptDialectAndRematPasses() {
+  registerCkptDialectPasses();
+  registerCkptRematPasses();
+}
+
 void mlir::ckpt::registerCkptPassesAndPipelines() {
-  registerCkptPasses();
+  registerCkptDialectAndRematPasses();
+  registerCkptTransformsPasses();
+  registerCkptAutodiffPasses();
+  registerCkptConversionPasses();
   registerCkptPipelines();
 }

@@ -24,7 +24,7 @@ _built = _os.path.join(_build, "python", "ckpt")
 if _os.path.isdir(_built) and _built not in __path__:
     __path__.append(_built)
 
-_COMPILER_NAMES = ("remat", "plan", "CkptError")
+_COMPILER_NAMES = ("remat", "remat_options", "plan", "CkptError")
 
 
 def __getattr__(name):

@@ -29,21 +29,40 @@ def _option(key, value):
     return f"{key}={text}"
 
 
-def remat(module, budget, solver="auto", policy=None, target=None, time_limit=None):
+def remat_options():
+    """ckpt-remat's options: {python keyword: (key, kind, default,
+    description)}, from the list the pass, the pipelines and the tools share
+    (include/ckpt/Remat/RematOptions.def); a keyword is its key with `-`
+    written `_` (`time_limit`)."""
+    return {key.replace("-", "_"): (key, kind, default, description)
+            for key, kind, default, description, _ in _ckpt.remat_options()}
+
+
+def remat(module, budget, **options):
     """Rematerializes MLIR text (linalg on tensors, e.g. a training step from
-    ckpt-autodiff) to `budget` (`0.5`, `50%`, `512MiB`, `min`, `auto`).
+    ckpt-autodiff) to `budget` (`0.5`, `50%`, `512MiB`, `min`, `auto`), with
+    any other option of ckpt-remat as a keyword (`solver="greedy"`,
+    `policy="save-matmuls"`, `target="cpu"`, `time_limit=5`, ...; see
+    `remat_options()`); None leaves an option at its default.
 
     Returns (rematerialized module text, report dict): per function the
     budget, baseline and estimated peak bytes, the recomputations and the
     saved residuals (see docs/UserGuide.md)."""
-    options = [_option("budget", budget), _option("solver", solver)]
-    if policy:
-        options.append(_option("policy", policy))
-    if target:
-        options.append(_option("target", target))
-    if time_limit is not None:
-        options.append(_option("time-limit", float(time_limit)))
-    text, report = _ckpt.remat_text(module, " ".join(options))
+    known = remat_options()
+    words = [_option("budget", budget)]
+    for keyword, value in options.items():
+        if keyword not in known or keyword == "budget":
+            raise TypeError(f"remat() got an unexpected keyword argument {keyword!r}; "
+                            f"the options are {', '.join(sorted(known))}")
+        if value is None:
+            continue
+        key, kind = known[keyword][:2]
+        if kind == "number":
+            value = float(value)
+        elif kind == "list" and not isinstance(value, str):
+            value = ",".join(str(v) for v in value)
+        words.append(_option(key, value))
+    text, report = _ckpt.remat_text(module, " ".join(words))
     return text, json.loads(report)
 
 

@@ -1,6 +1,7 @@
 """ckpt.remat and ckpt.plan through the native extension (C API)."""
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -44,6 +45,20 @@ def test_remat_zoo_mlp_with_policy():
     function = next(f for f in report["functions"] if f["name"] == "loss_grad")
     assert function["peak_bytes"] < function["baseline_peak_bytes"]
     assert "loss_grad" in text
+
+
+def test_remat_options_are_the_one_list():
+    options = ckpt.remat_options()
+    definition = open(os.path.join(ROOT, "include", "ckpt", "Remat", "RematOptions.def")).read()
+    keys = re.findall(r'CKPT_REMAT_(?:PASS_|LIST_)?OPTION\(\s*\w+,\s*"([a-z-]+)"', definition)
+    assert sorted(key for key, *_ in options.values()) == sorted(keys)
+    assert options["time_limit"][:3] == ("time-limit", "number", "10.0")
+    # Every option is a keyword: target and report-format too.
+    _, report = ckpt.remat(read(STEP), budget="0.9", solver="greedy", target="cpu",
+                           report_format="json", time_limit=1, functions=["step"])
+    assert report["target"] == "cpu"
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bugdet'"):
+        ckpt.remat(read(STEP), budget="0.9", bugdet="0.5")
 
 
 def test_remat_errors_carry_diagnostics():

@@ -62,6 +62,20 @@ int main(int argc, char **argv) {
   ckptRegisterDialects(registry);
   ckptRegisterPasses();
   ckptRegisterPasses(); /* idempotent */
+  ckptRegisterRematPasses();
+
+  /* The one list of remat options (RematOptions.def). */
+  printf("remat options:");
+  for (intptr_t i = 0, e = ckptGetNumRematOptions(); i < e; ++i) {
+    CkptRematOption option = ckptGetRematOption(i);
+    printf(" %.*s%s", (int)option.key.length, option.key.data,
+           option.inTools ? "" : "(pass)");
+  }
+  printf("\n");
+  CkptRematOption limit = ckptGetRematOption(3);
+  printf("%.*s: %.*s, default %.*s\n", (int)limit.key.length, limit.key.data,
+         (int)limit.kind.length, limit.kind.data, (int)limit.defaultValue.length,
+         limit.defaultValue.data);
   MlirContext context = mlirContextCreateWithRegistry(registry, false);
   mlirContextAttachDiagnosticHandler(context, onDiagnostic, NULL, NULL);
 

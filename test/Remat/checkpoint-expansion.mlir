@@ -1,4 +1,5 @@
 // RUN: ckpt-opt %s --split-input-file --ckpt-remat | FileCheck %s
+// RUN: ckpt-opt %s --split-input-file --ckpt-expand-checkpoints | FileCheck %s
 
 // Tests that a user checkpoint is expanded without a budget: the body is
 // inlined for the first use, and the later use gets a recompute region

@@ -17,6 +17,7 @@
 #include "RuntimeLibrary.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Remat/RematOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -29,6 +30,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/LLVMContext.h"
@@ -48,56 +50,54 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory compileCategory("ckpt-compile options");
 static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required);
+    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required,
+    cl::cat(compileCategory));
 static cl::opt<std::string> entryName("entry", cl::desc("Function to compile"),
-                                      cl::Required);
+                                      cl::Required,
+    cl::cat(compileCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("file"),
-                                           cl::Required);
+                                           cl::Required,
+    cl::cat(compileCategory));
 static cl::opt<std::string>
     backend("backend",
             cl::desc("Target: cpu (ckpt-cpu-pipeline) or cuda "
                      "(ckpt-gpu-pipeline: kernels embedded as cubins, cuBLAS "
                      "GEMMs, managed buffers counted as device memory)"),
-            cl::init("cpu"));
+            cl::init("cpu"),
+    cl::cat(compileCategory));
 static cl::opt<std::string>
     chip("chip", cl::desc("GPU architecture of the cubins (--backend=cuda)"),
-         cl::init("sm_90"));
+         cl::init("sm_90"),
+    cl::cat(compileCategory));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("What to produce: exe (a driver that runs the entry like "
                   "ckpt-run), lib (a shared library with a C ABI and a "
                   "header), obj (the host object only)"),
-         cl::init("exe"));
+         cl::init("exe"),
+    cl::cat(compileCategory));
 static cl::opt<std::string>
     headerFilename("header",
                    cl::desc("Where to write the C header (default: "
                             "ckpt_<entry>.h next to the output)"),
-                   cl::init(""));
-static cl::opt<std::string>
-    rematBudget("remat-budget",
-                cl::desc("Rematerialize to this budget first (0.7, 70%, "
-                         "512MiB, min, auto)"),
-                cl::init(""));
-static cl::opt<std::string> rematSolver("remat-solver",
-                                        cl::desc("ckpt-remat solver"),
-                                        cl::init("auto"));
-static cl::opt<std::string> rematPolicy("remat-policy",
-                                        cl::desc("ckpt-remat named policies"),
-                                        cl::init(""));
-static cl::opt<std::string>
-    rematReport("remat-report", cl::desc("Write ckpt-remat's report here"),
-                cl::init(""));
+                   cl::init(""),
+    cl::cat(compileCategory));
 static cl::opt<std::string>
     compiler("cc",
              cl::desc("C compiler and linker driver for the glue and the "
                       "link (default: the LLVM 22 clang)"),
-             cl::init(CKPT_DEFAULT_CC));
+             cl::init(CKPT_DEFAULT_CC),
+    cl::cat(compileCategory));
 static cl::opt<bool> keepTemporaries("keep-temps",
                                      cl::desc("Keep the generated C and the "
                                               "object (prints their paths)"),
-                                     cl::init(false));
+                                     cl::init(false),
+    cl::cat(compileCategory));
+/// ckpt-remat's options as --remat-KEY (RematOptions.def).
+static mlir::ckpt::RematCommandLineFlags rematFlags(compileCategory);
 
 namespace {
 
@@ -179,11 +179,24 @@ void run(llvm::ArrayRef<std::string> command) {
   }
 }
 
+/// Makes every function of `module` but `entry` private and drops the
+/// symbols nothing public uses (symbol-dce).
+LogicalResult keepOnlyEntry(ModuleOp module, func::FuncOp entry) {
+  for (func::FuncOp func : module.getOps<func::FuncOp>())
+    if (func != entry && !func.isDeclaration())
+      func.setPrivate();
+  PassManager pm(module.getContext());
+  pm.addPass(createSymbolDCEPass());
+  return pm.run(module);
+}
+
 } // namespace
 
 namespace {
 /// The tool, run on a large stack by main.
 int runTool(int argc, char **argv) {
+  // --help lists this tool's options, not LLVM's.
+  cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "ckpt-compile: ahead-of-time build of a (rematerialized) training "
@@ -205,6 +218,8 @@ int runTool(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   mlir::ckpt::registerCkptDialects(registry);
   MLIRContext context(registry);
+  // Diagnostics are the located message and its notes, not the IR.
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   llvm::Expected<mlir::ckpt::tools::EntryModule> loaded =
@@ -214,6 +229,11 @@ int runTool(int argc, char **argv) {
     fail(llvm::toString(loaded.takeError()));
   OwningOpRef<ModuleOp> module = std::move(loaded->module);
   func::FuncOp entry = loaded->entry;
+  // The build holds the entry and what it calls: other functions (a @main
+  // that prints, helpers calling external declarations) would be compiled
+  // and linked for nothing, and fail to load where their callees are not.
+  if (failed(keepOnlyEntry(*module, entry)))
+    fail("cannot drop the functions '@" + entryName + "' does not call");
 
   // The executable's driver defines `main`; a module's own would clash at
   // link time.
@@ -247,15 +267,10 @@ int runTool(int argc, char **argv) {
   mlir::ckpt::registerCkptPassesAndPipelines();
   PassManager pm(&context);
   // Both pipelines rematerialize the entry alone, the same way.
-  mlir::ckpt::RematStageSettings remat;
-  remat.budget = rematBudget;
-  remat.functions.push_back(entryName);
-  remat.solver = rematSolver;
-  remat.policy = rematPolicy;
-  remat.report = rematReport;
+  mlir::ckpt::RematOptions remat = rematFlags.get(entryName);
   if (cuda) {
     mlir::ckpt::GpuPipelineOptions options;
-    remat.applyTo(options);
+    options.remat.set(remat);
     options.chip = chip;
     // The glue copies every result out with the runtime: results can stay
     // in device memory.
@@ -266,7 +281,7 @@ int runTool(int argc, char **argv) {
     mlir::ckpt::buildGpuPipeline(pm, options);
   } else {
     mlir::ckpt::CpuPipelineOptions options;
-    remat.applyTo(options);
+    options.remat.set(remat);
     mlir::ckpt::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(*module)))

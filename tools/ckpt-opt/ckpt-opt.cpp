@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/InitCkpt.h"
+#include "ckpt/Remat/RematOptions.h"
 #include "ckpt/Support/LargeStack.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -14,55 +15,45 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
 
 #include <string>
 #include <vector>
 
-/// Rewrites the shorthand `--remat-budget=B` (with optional
-/// `--remat-report=F`, `--remat-target=T`, `--remat-solver=S`,
-/// `--remat-policy=P` and `--remat-time-limit=SECONDS`) into the registered
-/// `--ckpt-remat-pipeline=budget=B report=F ...`, at the position of the
-/// first of them, so it composes with other pass flags in order.
+/// Rewrites the shorthand `--remat-KEY=VALUE` (every key of
+/// RematOptions.def: `--remat-budget=B`, `--remat-solver=S`, ...) into the
+/// registered `--ckpt-remat-pipeline=KEY=VALUE ...`, at the position of the
+/// first of them, so it composes with other pass flags in order. Diagnostics
+/// print no IR unless `--mlir-print-op-on-diagnostic` asks for it.
 static std::vector<std::string> expandRematShorthand(int argc, char **argv) {
   std::vector<std::string> args;
-  std::string budget, report, target, solver, policy, timeLimit;
+  std::vector<std::string> rematWords;
   int position = -1;
   for (int i = 0; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
     bool consumed = false;
-    for (auto [flag, value] :
-         {std::pair<llvm::StringRef, std::string *>{"--remat-budget=", &budget},
-          {"--remat-report=", &report},
-          {"--remat-target=", &target},
-          {"--remat-solver=", &solver},
-          {"--remat-policy=", &policy},
-          {"--remat-time-limit=", &timeLimit}}) {
+    for (const mlir::ckpt::RematOptionInfo &info :
+         mlir::ckpt::getRematOptionInfos()) {
+      std::string flag = std::string("--remat-") + info.key + "=";
       if (!arg.starts_with(flag))
         continue;
-      *value = arg.drop_front(flag.size()).str();
+      rematWords.push_back(info.key + ("=" + arg.drop_front(flag.size())).str());
       if (position < 0)
         position = args.size();
       consumed = true;
+      break;
     }
     if (!consumed)
       args.push_back(argv[i]);
+    if (i == 0)
+      args.push_back("--mlir-print-op-on-diagnostic=false");
   }
   if (position < 0)
     return args;
-  std::string pipeline = "--ckpt-remat-pipeline=budget=" + budget;
-  if (!report.empty())
-    pipeline += " report=" + report;
-  if (!target.empty())
-    pipeline += " target=" + target;
-  if (!solver.empty())
-    pipeline += " solver=" + solver;
-  if (!policy.empty())
-    pipeline += " policy=" + policy;
-  if (!timeLimit.empty())
-    pipeline += " time-limit=" + timeLimit;
-  args.insert(args.begin() + position, pipeline);
+  args.insert(args.begin() + position,
+              "--ckpt-remat-pipeline=" + llvm::join(rematWords, " "));
   return args;
 }
 
@@ -86,9 +77,9 @@ int main(int argc, char **argv) {
     return mlir::asMainReturnCode(mlir::MlirOptMain(
         rawArgs.size(), rawArgs.data(),
         "ckpt: gradient checkpointing as a compiler pass\n"
-        "(--remat-budget=B [--remat-report=F] [--remat-target=T] "
-        "[--remat-solver=S] [--remat-policy=P] [--remat-time-limit=SECONDS] is "
-        "short for --ckpt-remat-pipeline=budget=B ...)\n",
+        "(--remat-KEY=VALUE for any option KEY of ckpt-remat-pipeline, e.g. "
+        "--remat-budget=0.5 --remat-solver=greedy, is short for "
+        "--ckpt-remat-pipeline=\"KEY=VALUE ...\")\n",
         registry));
   });
 }

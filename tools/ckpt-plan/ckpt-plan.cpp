@@ -36,7 +36,9 @@ llvm::cl::opt<std::string> graphPath("graph", llvm::cl::Required,
 llvm::cl::opt<std::string> budgetText(
     "budget", llvm::cl::init("1.0"),
     llvm::cl::desc("Memory budget: fraction of the baseline peak ('0.7', "
-                   "'70%') or bytes ('123456', '512MiB', '2GB')"),
+                   "'70%'), bytes ('123456', '512MiB', '2GB'), 'min' (the "
+                   "smallest peak found) or 'auto' (the knee of the "
+                   "memory/recompute trade-off)"),
     llvm::cl::cat(planCategory));
 llvm::cl::opt<std::string>
     solverText("solver", llvm::cl::init("auto"),
@@ -106,7 +108,7 @@ int runTool(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "ckpt rematerialization planner on a graph file\n");
 
-  llvm::Expected<MemoryBudget> budget = parseMemoryBudget(budgetText);
+  llvm::Expected<BudgetRequest> budget = parseBudgetRequest(budgetText);
   if (!budget)
     return fail(llvm::toString(budget.takeError()));
   llvm::Expected<SolverSpec> solver = parseSolverSpec(solverText);
@@ -127,7 +129,7 @@ int runTool(int argc, char **argv) {
 
   uint64_t baselinePeak = baselinePeakBytes(*problem);
   uint64_t baselineCost = problem->totalComputeCostUnits();
-  uint64_t budgetBytes = budget->resolveBytes(baselinePeak);
+  uint64_t budgetBytes = resolveBudgetBytes(*problem, *budget);
 
   SolverOptions options;
   options.timeLimitSeconds = timeLimitSeconds;

@@ -16,6 +16,7 @@
 #include "ckpt/Analysis/TensorBytes.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Remat/RematOptions.h"
 #include "ckpt/Runtime/CkptRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,65 +51,54 @@ using namespace mlir;
 
 namespace cl = llvm::cl;
 
+static cl::OptionCategory runCategory("ckpt-run options");
 static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required);
+    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required,
+    cl::cat(runCategory));
 static cl::opt<std::string> entryName("entry", cl::desc("Function to run"),
-                                      cl::Required);
+                                      cl::Required,
+    cl::cat(runCategory));
 static cl::opt<std::string>
     backend("backend",
             cl::desc("Execution backend: cpu, or cuda (ckpt-gpu-pipeline, "
                      "libckpt_cuda_runtime; needs a CUDA driver and GPU)"),
-            cl::init("cpu"));
+            cl::init("cpu"),
+    cl::cat(runCategory));
 static cl::opt<bool> gpuMapping(
     "gpu-mapping",
     cl::desc("CPU backend: map linalg ops to GPU blocks and threads as the "
              "CUDA pipeline does and run those loops on the CPU (checks the "
              "kernels' indexing and reductions without a GPU)"),
-    cl::init(false));
+    cl::init(false),
+    cl::cat(runCategory));
 static cl::opt<unsigned> iterations("iterations",
                                     cl::desc("Timed runs (median reported)"),
-                                    cl::init(5));
+                                    cl::init(5),
+    cl::cat(runCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the input values"),
-                              cl::init(1));
-static cl::opt<std::string>
-    rematBudget("remat-budget",
-                cl::desc("Rematerialize to this budget before lowering "
-                         "(0.7, 70%, 512MiB, min, auto, ...; with "
-                         "--compare, several separated by commas)"),
-                cl::init(""));
-static cl::opt<std::string>
-    rematSolver("remat-solver",
-                cl::desc("ckpt-remat solver (auto, greedy, chain-dp, ilp, "
-                         "uniform:K, none, greedy-peak)"),
-                cl::init("auto"));
-static cl::opt<std::string>
-    rematPolicy("remat-policy",
-                cl::desc("ckpt-remat named policies (save-matmuls, "
-                         "recompute-elementwise, save-names:A,B)"),
-                cl::init(""));
-static cl::opt<std::string>
-    rematReport("remat-report", cl::desc("Write ckpt-remat's JSON report here"),
-                cl::init(""));
-static cl::opt<double>
-    rematTimeLimit("remat-time-limit",
-                   cl::desc("Seconds ckpt-remat's ILP solver may take"),
-                   cl::init(10.0));
+                              cl::init(1),
+    cl::cat(runCategory));
 static cl::opt<bool> compare(
     "compare",
-    cl::desc("Run without remat and with --remat-budget in one process; "
-             "print the peak and step-time ratios and whether the outputs "
+    cl::desc("Run without remat and with --remat-budget (several budgets "
+             "separated by commas) in one process; print the peak and step-time ratios and whether the outputs "
              "are bit-identical; fail unless they are and the measured peak "
              "is within the budget"),
-    cl::init(false));
+    cl::init(false),
+    cl::cat(runCategory));
 static cl::list<std::string> sharedLibs(
     "shared-libs",
     cl::desc("Libraries the module calls into (default: the MLIR runner "
              "utilities, for printMemref and friends)"),
-    cl::CommaSeparated);
+    cl::CommaSeparated,
+    cl::cat(runCategory));
 static cl::opt<std::string>
     dumpOutputs("dump-outputs",
                 cl::desc("Write the raw bytes of every output to this file"),
-                cl::init(""));
+                cl::init(""),
+    cl::cat(runCategory));
+/// ckpt-remat's options as --remat-KEY (RematOptions.def).
+static mlir::ckpt::RematCommandLineFlags rematFlags(runCategory);
 
 namespace {
 
@@ -287,20 +277,16 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
                                          bool mayFail = false) {
   const RuntimeHooks &runtime = getRuntimeHooks();
   PassManager pm(module.getContext());
-  ckpt::RematStageSettings remat;
+  ckpt::RematOptions remat = rematFlags.get(entryName);
   remat.budget = budget.str();
-  remat.functions.push_back(entryName);
-  remat.solver = rematSolver;
-  remat.policy = rematPolicy;
   remat.report = report.str();
-  remat.timeLimit = rematTimeLimit;
   if (backend == "cuda") {
     ckpt::GpuPipelineOptions pipelineOptions;
-    remat.applyTo(pipelineOptions);
+    pipelineOptions.remat.set(remat);
     ckpt::buildGpuPipeline(pm, pipelineOptions);
   } else {
     ckpt::CpuPipelineOptions pipelineOptions;
-    remat.applyTo(pipelineOptions);
+    pipelineOptions.remat.set(remat);
     pipelineOptions.gpuMapping = gpuMapping;
     ckpt::buildCpuPipeline(pm, pipelineOptions);
   }
@@ -491,6 +477,8 @@ void writeDump(const Measurement &measured) {
 namespace {
 /// The tool, run on a large stack by main.
 int runTool(int argc, char **argv) {
+  // --help lists this tool's options, not LLVM's.
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "ckpt-run: run a function on deterministic inputs and report time, "
@@ -509,6 +497,8 @@ int runTool(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   ckpt::registerCkptDialects(registry);
   MLIRContext context(registry);
+  // Diagnostics are the located message and its notes, not the IR.
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   llvm::Expected<ckpt::tools::EntryModule> loaded =
@@ -526,13 +516,13 @@ int runTool(int argc, char **argv) {
   Signature signature{argTypes, resultTypes};
 
   SmallVector<StringRef> budgets;
-  StringRef(rematBudget).split(budgets, ',', /*MaxSplit=*/-1,
+  StringRef(rematFlags.budget).split(budgets, ',', /*MaxSplit=*/-1,
                                /*KeepEmpty=*/false);
   if (!compare) {
     if (budgets.size() > 1)
       fail("several budgets need --compare");
     Measurement measured =
-        *compileAndRun(*module, signature, rematBudget, rematReport);
+        *compileAndRun(*module, signature, rematFlags.budget, rematFlags.report);
     llvm::outs() << llvm::formatv(
         "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}\n", entryName,
         backend, iterations, seed.getValue());
@@ -547,9 +537,9 @@ int runTool(int argc, char **argv) {
 
   if (budgets.empty())
     fail("--compare needs --remat-budget");
-  if (budgets.size() > 1 && !rematReport.empty())
+  if (budgets.size() > 1 && !rematFlags.report.empty())
     fail("--remat-report takes one budget");
-  std::string reportPath = rematReport;
+  std::string reportPath = rematFlags.report;
   llvm::SmallString<128> temporary;
   if (reportPath.empty()) {
     if (llvm::sys::fs::createTemporaryFile("ckpt-run-remat", "json",
@@ -562,8 +552,8 @@ int runTool(int argc, char **argv) {
   llvm::outs() << llvm::formatv(
       "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}, no remat vs "
       "remat to {4} (solver {5})\n",
-      entryName, backend, iterations, seed.getValue(), rematBudget,
-      rematSolver);
+      entryName, backend, iterations, seed.getValue(), rematFlags.budget,
+      rematFlags.solver);
   llvm::outs() << llvm::formatv(
       "baseline: median_step_time_s={0:e3} peak_bytes={1}\n",
       baseline.medianSeconds(), baseline.peakBytes);

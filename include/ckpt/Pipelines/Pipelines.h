@@ -3,6 +3,8 @@
 #ifndef CKPT_PIPELINES_PIPELINES_H
 #define CKPT_PIPELINES_PIPELINES_H
 
+#include "ckpt/Remat/RematOptions.h"
+
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 
@@ -36,32 +38,9 @@ struct TensorPreparationOptions
 void buildTensorPreparationPipeline(OpPassManager &pm,
                                     const TensorPreparationOptions &options);
 
-/// Options of `ckpt-remat-pipeline`.
+/// Options of `ckpt-remat-pipeline`: ckpt-remat's, with its keys.
 struct RematPipelineOptions : public PassPipelineOptions<RematPipelineOptions> {
-  ::mlir::detail::PassOptions::Option<std::string> budget{
-      *this, "budget",
-      llvm::cl::desc("Memory budget: a fraction of the baseline peak (0.7, "
-                     "70%) or bytes (512MiB, 2GB)"),
-      llvm::cl::init("")};
-  ::mlir::detail::PassOptions::Option<std::string> report{
-      *this, "report", llvm::cl::desc("File for the JSON remat report"),
-      llvm::cl::init("")};
-  ::mlir::detail::PassOptions::Option<std::string> target{
-      *this, "target", llvm::cl::desc("Device target for time estimates"),
-      llvm::cl::init("h100-sxm")};
-  ::mlir::detail::PassOptions::Option<std::string> solver{
-      *this, "solver",
-      llvm::cl::desc("Solver: auto, greedy, chain-dp, ilp, uniform:K, none "
-                     "or greedy-peak"),
-      llvm::cl::init("auto")};
-  ::mlir::detail::PassOptions::Option<std::string> policy{
-      *this, "policy",
-      llvm::cl::desc("Named policies: save-matmuls, recompute-elementwise, "
-                     "save-names:NAME[,NAME...], combined with '+'"),
-      llvm::cl::init("")};
-  ::mlir::detail::PassOptions::Option<double> timeLimit{
-      *this, "time-limit",
-      llvm::cl::desc("Seconds the ILP solver may take"), llvm::cl::init(10.0)};
+  RematPipelineOptionGroup</*Prefixed=*/false> remat{*this};
 };
 
 /// Builds the default remat pipeline: the tensor preparation, then
@@ -87,27 +66,9 @@ struct LoweringPipelineOptions : public PassPipelineOptions<Derived> {
       llvm::cl::desc("Fuse elementwise linalg ops on tensors before "
                      "bufferization (removes intermediate tensors)"),
       llvm::cl::init(true)};
-  ::mlir::detail::PassOptions::Option<std::string> rematBudget{
-      *this, "remat-budget",
-      llvm::cl::desc("Run ckpt-remat with this budget after the tensor "
-                     "preparation (a fraction of the peak such as 0.7 or "
-                     "70%, or bytes such as 512MiB); empty: no remat"),
-      llvm::cl::init("")};
-  ::mlir::detail::PassOptions::ListOption<std::string> rematFunctions{
-      *this, "remat-functions",
-      llvm::cl::desc("Functions ckpt-remat works on (default: all)")};
-  ::mlir::detail::PassOptions::Option<std::string> rematSolver{
-      *this, "remat-solver", llvm::cl::desc("ckpt-remat's solver option"),
-      llvm::cl::init("auto")};
-  ::mlir::detail::PassOptions::Option<std::string> rematPolicy{
-      *this, "remat-policy", llvm::cl::desc("ckpt-remat's policy option"),
-      llvm::cl::init("")};
-  ::mlir::detail::PassOptions::Option<std::string> rematReport{
-      *this, "remat-report", llvm::cl::desc("ckpt-remat's report option"),
-      llvm::cl::init("")};
-  ::mlir::detail::PassOptions::Option<double> rematTimeLimit{
-      *this, "remat-time-limit",
-      llvm::cl::desc("ckpt-remat's time-limit option"), llvm::cl::init(10.0)};
+  /// ckpt-remat's options as `remat-KEY`; no remat while `remat-budget` is
+  /// empty.
+  RematPipelineOptionGroup</*Prefixed=*/true> remat{*this};
   ::mlir::detail::PassOptions::Option<bool> verifyLowering{
       *this, "verify-lowering",
       llvm::cl::desc("Fail with an error naming every op the lowering left "
@@ -115,42 +76,10 @@ struct LoweringPipelineOptions : public PassPipelineOptions<Derived> {
       llvm::cl::init(true)};
 };
 
-/// The remat stage's settings, as a lowering pipeline's options hold them.
-struct RematStageSettings {
-  std::string budget;
-  SmallVector<std::string> functions;
-  std::string solver = "auto", policy, report;
-  double timeLimit = 10.0;
-
-  /// Sets these as the remat options of a lowering pipeline (what tools that
-  /// build the CPU or the GPU pipeline for one entry do).
-  template <typename Derived>
-  void applyTo(LoweringPipelineOptions<Derived> &o) const {
-    o.rematBudget = budget;
-    o.rematFunctions = ArrayRef<std::string>(functions);
-    o.rematSolver = solver;
-    o.rematPolicy = policy;
-    o.rematReport = report;
-    o.rematTimeLimit = timeLimit;
-  }
-
-  template <typename Derived>
-  static RematStageSettings from(const LoweringPipelineOptions<Derived> &o) {
-    RematStageSettings settings;
-    settings.budget = o.rematBudget;
-    settings.functions.assign(o.rematFunctions.begin(), o.rematFunctions.end());
-    settings.solver = o.rematSolver;
-    settings.policy = o.rematPolicy;
-    settings.report = o.rematReport;
-    settings.timeLimit = o.rematTimeLimit;
-    return settings;
-  }
-};
-
 /// Adds the tensor preparation and, when `remat.budget` is set, `ckpt-remat`:
 /// the stages before bufferization that the CPU and GPU pipelines share.
 void buildTensorAndRematStages(OpPassManager &pm, bool fuseElementwise,
-                               const RematStageSettings &remat);
+                               const RematOptions &remat);
 
 /// Options of `ckpt-cpu-pipeline`.
 struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {

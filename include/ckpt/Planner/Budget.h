@@ -1,7 +1,8 @@
-//===- Budget.h - Memory budget grammar
-//------------------------------------===//
+//===- Budget.h - Memory budget grammar -------------------------*- C++ -*-===//
 //
-// The budget grammar shared by ckpt-plan and the remat pass option.
+// The budget grammar shared by ckpt-plan, the remat pass, the C API and
+// Python: bytes, a fraction or percentage of the baseline peak, `min` or
+// `auto`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +57,23 @@ private:
 /// zero bytes or a byte count that overflows 64 bits is an error whose
 /// message lists the accepted forms.
 llvm::Expected<MemoryBudget> parseMemoryBudget(llvm::StringRef text);
+
+/// A budget as every ckpt tool takes it: a memory budget (bytes or a
+/// fraction), `min` (the smallest peak the solvers find) or `auto` (the knee
+/// of the memory/recompute trade-off).
+struct BudgetRequest {
+  enum class Kind { Memory, Minimum, Knee };
+  Kind kind = Kind::Memory;
+  /// The budget, for Kind::Memory.
+  MemoryBudget memory;
+
+  /// How the budget is set, as reports spell it: `given`, `min` or `auto`.
+  llvm::StringRef rule() const;
+};
+
+/// Parses parseMemoryBudget's grammar, `min` or `auto` (blanks around them
+/// ignored); the error lists every accepted form.
+llvm::Expected<BudgetRequest> parseBudgetRequest(llvm::StringRef text);
 
 } // namespace planner
 } // namespace ckpt

@@ -10,6 +10,7 @@
 #ifndef CKPT_PLANNER_SOLVERS_H
 #define CKPT_PLANNER_SOLVERS_H
 
+#include "ckpt/Planner/Budget.h"
 #include "ckpt/Planner/RematProblem.h"
 #include "ckpt/Planner/Schedule.h"
 
@@ -169,9 +170,42 @@ llvm::Expected<PlanResult> solveAuto(const RematProblem &problem,
                                      uint64_t budgetBytes,
                                      const SolverOptions &options);
 
+/// What planRemat fails with when the solver cannot meet the budget: the
+/// smallest feasible peak found travels as data (the remat pass plans there
+/// instead, the difftest reads the kind), the message is for people.
+class InfeasibleBudgetError : public llvm::ErrorInfo<InfeasibleBudgetError> {
+public:
+  static char ID;
+
+  InfeasibleBudgetError(uint64_t budgetBytes, std::string solverName,
+                        uint64_t smallestPeakBytes,
+                        uint64_t workingBudgetBytes,
+                        uint64_t baselinePeakBytes)
+      : budgetBytes(budgetBytes), solverName(std::move(solverName)),
+        smallestPeakBytes(smallestPeakBytes),
+        workingBudgetBytes(workingBudgetBytes),
+        baselinePeakBytes(baselinePeakBytes) {}
+
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override;
+
+  /// The budget asked for.
+  uint64_t budgetBytes;
+  /// The solver that could not meet it (SolverSpec::str()).
+  std::string solverName;
+  /// The smallest peak a schedule was found for (smallestFeasiblePeakFound,
+  /// or the solver's own lower peak).
+  uint64_t smallestPeakBytes;
+  /// The smallest budget greedy was seen to meet
+  /// (smallestFeasiblePeakFound): planning at it succeeds.
+  uint64_t workingBudgetBytes;
+  /// The peak without rematerialization.
+  uint64_t baselinePeakBytes;
+};
+
 /// Runs \p spec on \p problem and validates its schedule independently:
 /// peak and cost in the result are the validator's. A budget no solver run
-/// could meet is an error that states the smallest feasible peak found.
+/// could meet is an InfeasibleBudgetError.
 llvm::Expected<PlanResult> planRemat(const RematProblem &problem,
                                      uint64_t budgetBytes,
                                      const SolverSpec &spec,
@@ -182,6 +216,13 @@ llvm::Expected<PlanResult> planRemat(const RematProblem &problem,
 /// met, so planning at it succeeds); an upper bound on the smallest
 /// feasible peak.
 uint64_t smallestFeasiblePeakFound(const RematProblem &problem);
+
+/// The budget \p request stands for on \p problem, in bytes: a memory
+/// budget resolved against the baseline peak, `min` as
+/// smallestFeasiblePeakFound, `auto` as the peak at the knee of
+/// sweepTradeoff (the baseline peak when the curve is empty).
+uint64_t resolveBudgetBytes(const RematProblem &problem,
+                            const BudgetRequest &request);
 
 /// One point of a problem's memory/recompute trade-off.
 struct TradeoffPoint {

@@ -43,11 +43,34 @@ from . import generator
 TOOLS = ("ckpt-opt", "ckpt-run")
 DEFAULT_SOLVERS = "greedy,auto,greedy-peak"
 RETRY_SECONDS = 30
-# ckpt-remat's error when the solver cannot meet the budget=min it chose itself
-MIN_INFEASIBLE = re.compile(r"is infeasible for solver|below the smallest peak found")
-SMALLEST_AND_BASELINE = re.compile(
-    r"(?:smallest feasible peak found is|below the smallest peak found,) (\d+) bytes "
-    r"\((?:[0-9.]+% of the baseline peak|baseline) (\d+) bytes\)")
+# The kind ckpt-remat's report gives a budget no schedule found meets.
+INFEASIBLE_BUDGET = "infeasible-budget"
+
+
+class RematFailure(str):
+    """A failure's error lines, with what ckpt-remat's report says of it:
+    `kind` (the `error` object's kind, e.g. infeasible-budget; None when the
+    report has none) and its smallest peak and baseline bytes."""
+
+    def __new__(cls, text, kind=None, smallest=None, baseline=None):
+        failure = super().__new__(cls, text)
+        failure.kind, failure.smallest, failure.baseline = kind, smallest, baseline
+        return failure
+
+
+def _failure(r):
+    """The RematFailure of a failed `ckpt-opt ... report=-` run: its error
+    lines, and the error object of the report it wrote to stdout."""
+    text = _first_lines(r.stderr) or f"exit status {r.returncode}"
+    try:
+        report = json.loads(r.stdout[r.stdout.index("{"):])
+        for f in report["functions"]:
+            if "error" in f:
+                return RematFailure(text, f["error"]["kind"], int(f["error"]["smallest_peak_bytes"]),
+                                    int(f["baseline_peak_bytes"]))
+    except (ValueError, KeyError, IndexError, TypeError):
+        pass
+    return RematFailure(text)
 RETRIES = 10
 
 
@@ -131,7 +154,7 @@ class Tester:
                  f"--ckpt-remat={self.remat_options(solver, 'min')} report=-",
                  "-o", os.devnull])
         if r.returncode:
-            return _first_lines(r.stderr) or f"exit status {r.returncode}"
+            return _failure(r)
         try:
             report = json.loads(r.stdout[r.stdout.index("{"):])
             f = report["functions"][0]
@@ -188,10 +211,11 @@ class Tester:
                 # ckpt-run's stderr does not say which budget an error is
                 # for: ckpt-remat alone at this budget does
                 e = run([self.opt, path, "--ckpt-tensor-prep",
-                         f"--ckpt-remat={self.remat_options(solver, b)}", "-o", os.devnull])
+                         f"--ckpt-remat={self.remat_options(solver, b)} report=-",
+                         "-o", os.devnull])
                 if e.returncode:
                     errors = [_first_lines(e.stderr, 2)]
-                    if MIN_INFEASIBLE.search(e.stderr):
+                    if _failure(e).kind == INFEASIBLE_BUDGET:
                         res["status"] = "infeasible"
             res["errors"] = errors
             out[b] = res
@@ -340,13 +364,14 @@ def bounds(mins):
     None."""
     if isinstance(mins, tuple):
         return mins
-    m = SMALLEST_AND_BASELINE.search(mins)
-    return (int(m.group(2)), int(m.group(1)) + 1) if m else None
+    if getattr(mins, "smallest", None) is None:
+        return None
+    return mins.baseline, mins.smallest + 1
 
 
 def min_status(error):
-    """The kind of failure of budget=min from its error text."""
-    return "min-infeasible" if MIN_INFEASIBLE.search(error) else "min-failed"
+    """The kind of failure of budget=min, from the report's error kind."""
+    return "min-infeasible" if getattr(error, "kind", None) == INFEASIBLE_BUDGET else "min-failed"
 
 
 def _first_lines(text, count=4):

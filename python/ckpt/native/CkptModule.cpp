@@ -12,9 +12,11 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace nb = nanobind;
 
@@ -72,6 +74,26 @@ NB_MODULE(_ckpt, m) {
       "Rematerializes MLIR text with ckpt-remat-pipeline options "
       "('budget=0.5 solver=greedy'); returns (module text, JSON report).");
 
+  m.def(
+      "remat_options",
+      [] {
+        std::vector<std::tuple<std::string, std::string, std::string,
+                               std::string, bool>>
+            options;
+        for (intptr_t i = 0, e = ckptGetNumRematOptions(); i < e; ++i) {
+          CkptRematOption option = ckptGetRematOption(i);
+          auto text = [](MlirStringRef ref) {
+            return std::string(ref.data, ref.length);
+          };
+          options.emplace_back(text(option.key), text(option.kind),
+                               text(option.defaultValue),
+                               text(option.description), option.inTools);
+        }
+        return options;
+      },
+      "ckpt-remat's options, as (key, kind, default, description, in_tools) "
+      "tuples: the one list (RematOptions.def) the pass, the pipelines, the "
+      "tools and this API share.");
   m.def(
       "plan_graph",
       [](const std::string &graph, const std::string &budget,

@@ -1,0 +1,212 @@
+//===- Passes.td - lowerings to GPU kernels and library calls -*- tablegen -*-===//
+//
+// Linalg on buffers to GPU block/thread-mapped kernels, GEMMs to cuBLAS
+// calls, buffers to device allocations, kernel modules merged.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_CONVERSION_PASSES_TD
+#define CKPT_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GemmToCublasPass : Pass<"ckpt-gemm-to-cublas", "mlir::ModuleOp"> {
+  let summary = "Turn matmul-like linalg ops on memrefs into cuBLAS calls";
+  let description = [{
+    Replaces every linalg op on memrefs that is a plain contraction
+    (`linalg.matmul`, `linalg.batch_matmul`, or a generic with the same
+    multiply-add body, including a transposed A or B operand) by a call to
+    a GEMM of the ckpt CUDA runtime (`libckpt_cuda_runtime`), which runs
+    cuBLAS: `C += op(A) op(B)`. Each operand is cast to a fully dynamic
+    strided memref; the callee is declared with `llvm.emit_c_interface`, so
+    after lowering it receives memref descriptors.
+
+    Every generic on memrefs is first simplified: its payload folded and
+    cleaned of dead ops, the inputs it does not read dropped. That turns
+    ckpt-autodiff's matmul gradients (which also take the forward's operands
+    and compute `out + (1.0 * a) * b`) into plain contractions.
+
+    Matched: one batch dimension at most (leading in every operand), one M,
+    N and K dimension, C indexed (batch, m, n) or (batch, n, m) (then the
+    inputs are passed the other way round), unit innermost stride,
+    element types f32 x f32 -> f32 (`ckpt_cuda_gemm_f32`, or `_tf32` with
+    `allow-tf32`), bf16 x bf16 -> f32 (`_bf16_f32`) and bf16 x bf16 -> bf16
+    (`_bf16`); batched variants are `ckpt_cuda_batch_gemm_*`. Anything else
+    (a fused elementwise prologue, other types, several K dimensions) is
+    left for the code generator.
+
+    Example:
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
+                  outs(%c : memref<64x16xf32>)
+    // becomes
+    %0 = memref.cast %a : memref<64x32xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+    ...
+    call @ckpt_cuda_gemm_f32(%0, %1, %2, %c0_i32, %c0_i32) : (...) -> ()
+    ```
+  }];
+  let options = [
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
+           "Run f32 GEMMs with TF32 tensor-core math">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def DeviceAllocationsPass : Pass<"ckpt-device-allocations"> {
+  let summary = "Turn host buffer allocations into GPU allocations";
+  let description = [{
+    Replaces `memref.alloc` by `gpu.alloc` and `memref.dealloc` by
+    `gpu.dealloc`, so that every buffer of the program lives in memory the
+    GPU reaches and the ckpt CUDA runtime counts the device bytes. Run it
+    after buffer deallocation placement (deallocation cannot analyze GPU
+    kernels) and before kernels are formed.
+
+    With `host-shared` (the default), buffers that host code touches (the
+    function's results, which the caller reads; host loads and stores,
+    printing, calls other than the cuBLAS GEMMs; any use the pass does not
+    know) are managed memory (`gpu.alloc host_shared`); every other buffer
+    (those only kernels, copies and GEMMs touch) is device memory. Without
+    it, every buffer is device memory. With `results-on-device`, returning a
+    buffer does not make it host-touched: ckpt-compile's glue copies every
+    result into the caller's buffer with the runtime (a device copy), so
+    the kernels that write gradients need not fault on fresh managed
+    pages. Device memory is allocated
+    asynchronously, followed by a wait. Managed memory only kernels touch
+    would be correct but slow: on an H200 each kernel's first touch of a
+    fresh managed buffer page-faults, which made an 8-layer GPT-style step
+    3.9x slower (350 ms against 90 ms with device buffers).
+    Frees are always synchronous (`gpu.dealloc async` + `gpu.wait`), so a
+    buffer is released where deallocation placed its free.
+
+    Stack allocations (`memref.alloca`, small host scalars) stay on the
+    host. A global memref other than a scalar (a dense constant tensor) is
+    reported as an error: kernels cannot read host globals.
+
+    Example:
+
+    ```mlir
+    %b = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+    memref.dealloc %b : memref<64xf32>
+    // becomes
+    %b = gpu.alloc host_shared () : memref<64xf32>
+    %0 = gpu.wait async
+    %1 = gpu.dealloc async [%0] %b : memref<64xf32>
+    gpu.wait [%1]
+    ```
+  }];
+  let options = [
+    Option<"hostShared", "host-shared", "bool", /*default=*/"true",
+           "Allocate managed memory that host code can read as well">,
+    Option<"resultsOnDevice", "results-on-device", "bool", /*default=*/"false",
+           "Keep the function's results in device memory (with host-shared): "
+           "for callers that copy them out with the runtime, as "
+           "ckpt-compile's glue does">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def MergeGpuModulesPass : Pass<"ckpt-merge-gpu-modules", "mlir::ModuleOp"> {
+  let summary = "Move every outlined kernel into one gpu.module";
+  let description = [{
+    Kernel outlining puts each kernel into a `gpu.module` of its own, and
+    each module becomes its own cubin: one `ptxas` run and one libdevice
+    link per kernel at compile time, one module load per kernel at run time.
+    This pass moves the contents of every `gpu.module` of the top-level
+    module into the first one (renaming symbols that collide: outlined
+    kernels of one function all have the same name) and points each
+    `gpu.launch_func` at the kernel's new place, so the program compiles to
+    a single cubin. Modules that carry target attributes or differing
+    attributes are left alone.
+
+    Example:
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { ... } }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel(...) kernel { ... } }
+    gpu.launch_func @f_kernel_0::@f_kernel ...
+    // becomes
+    gpu.module @f_kernel {
+      gpu.func @f_kernel(...) kernel { ... }
+      gpu.func @f_kernel_0(...) kernel { ... }
+    }
+    gpu.launch_func @f_kernel::@f_kernel_0 ...
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def MapLinalgToGpuPass : Pass<"ckpt-map-linalg-to-gpu"> {
+  let summary = "Map linalg ops on memrefs to GPU blocks and threads";
+  let description = [{
+    Rewrites every linalg op on memrefs (and every `memref.copy`) into a
+    nest of two `scf.parallel` loops mapped to GPU blocks and threads, which
+    `convert-parallel-loops-to-gpu` turns into one `gpu.launch` each.
+
+    - Ops without reduction dimensions (elementwise, fill, copy,
+      transpose): one thread per output element. The parallel iteration
+      space is linearized with the last dimension fastest, so consecutive
+      threads of a warp touch consecutive elements (coalesced accesses for
+      row-major operands); `threads-per-block` threads per block.
+    - Reductions with one output whose body combines the output with one
+      associative op (add, mul, max, min, or, and, xor on floats or
+      integers) and at least `block-reduction-min-size` reduced elements:
+      one block per output element; its threads stride through the reduced
+      elements (consecutive threads read consecutive elements), accumulate
+      privately and combine with a block-wide reduction (`gpu.all_reduce`).
+    - Other ops with reductions (contractions left by ckpt-gemm-to-cublas,
+      small reductions, several outputs): one thread per output element,
+      reducing sequentially.
+
+    With `report=FILE` the pass writes an estimate of every kernel (see
+    `benchmarks/gpu/kernel_report.py`): the cost model's roofline time, the
+    fraction of `resident-threads` the launch fills, the fraction of each
+    32-byte sector used (a thread-per-output reduction along an operand's
+    innermost dimension uses one element per sector) and the efficiency
+    (roofline over estimated time), so that naive kernels are visible.
+
+    Example:
+
+    ```mlir
+    linalg.generic {... iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<64x1024xf32>) outs(%sum : memref<64xf32>) {...}
+    // becomes
+    scf.parallel (%b) = (%c0) to (%c64) step (%c1) {
+      %partial = scf.parallel (%t) = (%c0) to (%c256) step (%c1)
+          init (%zero) -> f32 { ... scf.for %k = %t to %c1024 step %c256 ... }
+          {mapping = [#gpu.loop_dim_map<processor = thread_x, ...>]}
+      ...
+    } {mapping = [#gpu.loop_dim_map<processor = block_x, ...>]}
+    ```
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "unsigned",
+           /*default=*/"256", "Threads per block (a multiple of 32, at most "
+           "1024)">,
+    Option<"blockReductionMinSize", "block-reduction-min-size", "unsigned",
+           /*default=*/"32", "Smallest reduction size given a whole block">,
+    Option<"report", "report", "std::string", /*default=*/"",
+           "Write a JSON estimate of every kernel here: roofline time on "
+           "report-target, the fraction of the GPU's threads the launch "
+           "fills and of each memory sector it uses, and the resulting "
+           "efficiency ('-' for stdout)">,
+    Option<"reportTarget", "report-target", "std::string",
+           /*default=*/"\"h100-sxm\"",
+           "Device target (name or JSON file) of the kernel report">,
+    Option<"residentThreads", "resident-threads", "int64_t",
+           /*default=*/"270336",
+           "Threads the GPU runs at once, for the report (H100/H200: 132 "
+           "SMs x 2048)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::gpu::GPUDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+
+#endif // CKPT_CONVERSION_PASSES_TD

@@ -1,0 +1,123 @@
+//===- Passes.td - ckpt dialect transformations -----------*- tablegen -*-===//
+//
+// Lowerings of the ckpt dialect to upstream IR (recompute regions, random
+// numbers), annotation removal and the expansion of user checkpoints.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_DIALECT_CKPT_TRANSFORMS_PASSES_TD
+#define CKPT_DIALECT_CKPT_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerRecomputePass : Pass<"ckpt-lower-recompute"> {
+  let summary = "Inline ckpt.recompute regions into plain upstream IR";
+  let description = [{
+    Replaces every `ckpt.recompute` by the ops of its region, with the region
+    arguments replaced by the op's inputs and the results by the yielded
+    values. Nested recompute regions are inlined innermost first.
+
+    The CPU and GPU pipelines run this pass after `one-shot-bufferize` and
+    before buffer deallocation: until then the region keeps canonicalize and
+    CSE from merging the recomputation back into the original computation.
+    The pass also works on tensors (for inspection and testing).
+
+    A `ckpt.checkpoint` left in the input is an error: it must be expanded by
+    `ckpt-remat` first, and lowering it silently would drop the user's
+    request.
+
+    Example:
+
+    ```mlir
+    // Before
+    %r = ckpt.recompute(%x = %saved : memref<64xf32>) -> memref<64xf32> {
+      %b = memref.alloc() : memref<64xf32>
+      linalg.exp ins(%x : memref<64xf32>) outs(%b : memref<64xf32>)
+      ckpt.yield %b : memref<64xf32>
+    }
+    // After
+    %b = memref.alloc() : memref<64xf32>
+    linalg.exp ins(%saved : memref<64xf32>) outs(%b : memref<64xf32>)
+    ```
+  }];
+}
+
+def StripAnnotationsPass : Pass<"ckpt-strip-annotations"> {
+  let summary = "Remove the ckpt discardable attributes";
+  let description = [{
+    Removes `ckpt.policy`, `ckpt.name`, `ckpt.phase`, `ckpt.differentiate`
+    from ops and `ckpt.tangent`/`ckpt.name` from function arguments and
+    results. The lowering pipelines run it once the annotations have been
+    used (right before bufferization): on memrefs the annotated ops have
+    no results, which the dialect rejects for `ckpt.policy` and `ckpt.name`,
+    and conversions would otherwise carry
+    them onto LLVM-dialect ops, and tools without the ckpt dialect (such as
+    `mlir-runner`) could not parse the result.
+
+    Example:
+
+    ```mlir
+    %0 = arith.addf %a, %b {ckpt.phase = #ckpt.phase<forward>} : f32
+    // becomes
+    %0 = arith.addf %a, %b : f32
+    ```
+  }];
+}
+
+def LowerRandomPass : Pass<"ckpt-lower-random"> {
+  let summary = "Lower ckpt.random_uniform to integer arithmetic in linalg";
+  let description = [{
+    Replaces every `ckpt.random_uniform` by a `linalg.generic` that computes,
+    for each element, the Philox-4x32-10 block of counter `offset + i` (`i`
+    the row-major linear index) and key `seed` with `arith` integer ops
+    (`mului_extended`, `xori`, `addi`) and maps it to a float in [0, 1):
+    f32 from the top 24 bits of the first word, f64 from 53 bits of the first
+    two. The result is a pure function of seed, offset and index, so
+    recomputing or fusing it reproduces the same bits.
+
+    Example:
+
+    ```mlir
+    %u = ckpt.random_uniform %seed, %offset : tensor<4x8xf32>
+    // becomes
+    %e = tensor.empty() : tensor<4x8xf32>
+    %u = linalg.generic {...} outs(%e : tensor<4x8xf32>) {
+      // linalg.index, 10 Philox rounds, shift, uitofp, mulf
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def ExpandCheckpointsPass
+    : Pass<"ckpt-expand-checkpoints", "mlir::func::FuncOp"> {
+  let summary = "Expand user ckpt.checkpoint regions into recompute regions";
+  let description = [{
+    Expands every `ckpt.checkpoint` of a function with the semantics of
+    `torch.utils.checkpoint`: only the region's inputs are kept. The body is
+    inlined where the region was, for its forward uses; the uses of its
+    results in the backward pass (ops marked `ckpt.phase = backward` or
+    depending on a `ckpt.tangent` argument; without markers, every use
+    after the first use of any result) get a `ckpt.recompute` clone of the
+    whole body, placed right before the first of them. `ckpt-remat` runs
+    this expansion itself before it plans.
+
+    Example:
+
+    ```mlir
+    // Before
+    %h = ckpt.checkpoint(%a = %x : tensor<64xf32>) -> tensor<64xf32> {
+      %e = tensor.empty() : tensor<64xf32>
+      %t = linalg.exp ins(%a : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+      ckpt.yield %t : tensor<64xf32>
+    }
+    // After: the body inlined for the forward use of %h, and a
+    // ckpt.recompute of it before the first backward use.
+    ```
+  }];
+  let dependentDialects = ["mlir::ckpt::CkptDialect"];
+}
+
+#endif // CKPT_DIALECT_CKPT_TRANSFORMS_PASSES_TD

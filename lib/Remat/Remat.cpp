@@ -1,0 +1,346 @@
+//===- Remat.cpp - recompute activations to meet a memory budget ----------===//
+//
+// Implements `ckpt-remat`: reads the options, expands user checkpoints,
+// applies named policies and, per function, sets the budget (given, `min`
+// or `auto`), runs a planner solver (PlannedRemat.h) and finishes with
+// greedy-peak (GreedyPeak.h) where the forecast exceeds the budget; a budget
+// the heuristics miss is retried with the descent of `budget=min`. The
+// report is RematReport.h's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionSelection.h"
+#include "GreedyPeak.h"
+#include "NamedPolicies.h"
+#include "PlannedRemat.h"
+#include "RematGraph.h"
+#include "RematReport.h"
+#include "RematSupport.h"
+
+#include "ckpt/Dialect/Ckpt/Transforms/CheckpointExpansion.h"
+#include "ckpt/Remat/Passes.h"
+
+#include <chrono>
+
+#define DEBUG_TYPE "ckpt-remat"
+
+namespace mlir::ckpt {
+#define GEN_PASS_DEF_REMATPASS
+#include "ckpt/Remat/Passes.h.inc"
+} // namespace mlir::ckpt
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+namespace planner = ::ckpt::planner;
+
+namespace {
+
+/// What one run of the pass works with, the options read.
+struct RematSettings {
+  planner::BudgetRequest budget;
+  /// The planner solver; none for greedy-peak.
+  std::optional<planner::SolverSpec> solver;
+  DeviceTarget target;
+  double timeLimitSeconds = 0;
+  /// Where the planner problem of each function goes (empty: nowhere);
+  /// the function name is appended when there are several.
+  std::string graphPath;
+  bool graphPerFunction = false;
+  /// Whether the report collects the saved residuals.
+  bool reporting = false;
+};
+
+/// Rematerializes one function after another.
+class FunctionRematerializer {
+public:
+  FunctionRematerializer(ModuleOp module, const RematSettings &settings)
+      : module(module), settings(settings) {}
+
+  /// Rematerializes `func` into `outcome`; fails with a diagnostic.
+  LogicalResult run(func::FuncOp func, FunctionOutcome &outcome);
+
+private:
+  LogicalResult setBudget(const ActivationTimeline &timeline,
+                          FunctionOutcome &outcome);
+  LogicalResult retryAsMinimum(func::FuncOp &func, func::FuncOp pristine,
+                               FunctionOutcome &outcome);
+
+  ModuleOp module;
+  const RematSettings &settings;
+  TrialFunctions trials;
+};
+
+LogicalResult
+FunctionRematerializer::setBudget(const ActivationTimeline &timeline,
+                                  FunctionOutcome &outcome) {
+  outcome.budgetRule = settings.budget.rule().str();
+  switch (settings.budget.kind) {
+  case planner::BudgetRequest::Kind::Memory:
+    outcome.budgetBytes =
+        settings.budget.memory.resolveBytes(outcome.baselinePeakBytes);
+    return success();
+  case planner::BudgetRequest::Kind::Minimum:
+    // Lowered until no step helps; the report states the peak reached.
+    outcome.budgetBytes = 0;
+    return success();
+  case planner::BudgetRequest::Kind::Knee: {
+    FailureOr<RematGraph> graph = buildRematGraph(timeline, settings.target);
+    if (failed(graph))
+      return failure();
+    // The knee in the model, moved to the forecast's scale.
+    outcome.budgetBytes =
+        static_cast<int64_t>(planner::resolveBudgetBytes(*graph->problem,
+                                                         settings.budget)) +
+        (graph->timelinePeakBytes - graph->problemPeakBytes);
+    outcome.budgetBytes =
+        std::min(outcome.budgetBytes, outcome.baselinePeakBytes);
+    return success();
+  }
+  }
+  llvm_unreachable("unknown budget kind");
+}
+
+LogicalResult FunctionRematerializer::run(func::FuncOp func,
+                                          FunctionOutcome &outcome) {
+  auto start = std::chrono::steady_clock::now();
+  const std::optional<planner::SolverSpec> &spec = settings.solver;
+  outcome.name = func.getSymName().str();
+  outcome.solver = spec ? spec->str() : "greedy-peak";
+  FailureOr<ActivationTimeline> timeline = analyzeFunction(module, func);
+  if (failed(timeline))
+    return failure();
+  outcome.baselinePeakBytes = timeline->getPeakBytes();
+  outcome.peakBytes = outcome.baselinePeakBytes;
+  for (Operation *op : timeline->getProgramPoints())
+    outcome.baselineFlops += estimateOpCost(op, settings.target).flops;
+  if (failed(setBudget(*timeline, outcome)))
+    return failure();
+  bool minimize =
+      settings.budget.kind == planner::BudgetRequest::Kind::Minimum;
+  if (!settings.graphPath.empty()) {
+    std::string path = settings.graphPath;
+    if (settings.graphPerFunction)
+      path += "." + outcome.name;
+    if (failed(writeRematGraph(*timeline, settings.target, path)))
+      return failure();
+  }
+  // Kept to start over from: the heuristics are not monotone in the budget,
+  // so a budget they miss is retried with the descent of budget=min.
+  OwningOpRef<func::FuncOp> pristine = func.clone();
+  // uniform:k ignores the budget (but for checking it): it always applies.
+  bool needed = outcome.peakBytes > outcome.budgetBytes ||
+                !findForcedCandidates(*timeline).empty() ||
+                (spec && spec->kind == planner::SolverKind::Uniform);
+  if (needed && spec && spec->kind != planner::SolverKind::None &&
+      failed(planFunction(module, func, *timeline, *spec, settings.target,
+                          settings.timeLimitSeconds, minimize, trials,
+                          outcome)))
+    return failure();
+  // none and uniform:k are taken as they are; the other plans are finished
+  // by greedy-peak where the forecast exceeds the budget.
+  bool finishes = !spec || (spec->kind != planner::SolverKind::None &&
+                            spec->kind != planner::SolverKind::Uniform);
+  if (finishes) {
+    size_t planned = outcome.steps.size();
+    if (failed(lowerPeakGreedily(module, func, settings.target, minimize,
+                                 trials, outcome))) {
+      if (!outcome.stuck ||
+          failed(retryAsMinimum(func, *pristine, outcome)))
+        return failure();
+      planned = 0;
+    }
+    if (outcome.steps.size() > planned && planned > 0)
+      outcome.solver += "+greedy-peak";
+  } else if (minimize) {
+    outcome.budgetBytes = outcome.peakBytes;
+  } else if (outcome.peakBytes > outcome.budgetBytes) {
+    emitError(getFunctionDiagnosticLoc(func))
+        << "ckpt-remat: solver '" << spec->str() << "' reaches a peak of "
+        << outcome.peakBytes << " bytes, above the budget of "
+        << outcome.budgetBytes << " bytes (baseline "
+        << outcome.baselinePeakBytes << " bytes)";
+    outcome.failure = RematFailure{"infeasible-budget", outcome.peakBytes};
+    return failure();
+  }
+  outcome.solveSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (settings.reporting)
+    return collectSavedResiduals(module, func, outcome);
+  return success();
+}
+
+LogicalResult FunctionRematerializer::retryAsMinimum(func::FuncOp &func,
+                                                     func::FuncOp pristine,
+                                                     FunctionOutcome &outcome) {
+  // Start over from the function as it came, lowering the peak as far as
+  // the solvers go.
+  func = trials.keep(func, trials.createFrom(func, pristine, "ckpt_min"));
+
+  const std::optional<planner::SolverSpec> &spec = settings.solver;
+  FunctionOutcome descent;
+  descent.name = outcome.name;
+  descent.solver = spec ? spec->str() : "greedy-peak";
+  descent.baselinePeakBytes = outcome.baselinePeakBytes;
+  descent.peakBytes = outcome.baselinePeakBytes;
+  descent.baselineFlops = outcome.baselineFlops;
+  descent.budgetBytes = 0;
+  FailureOr<ActivationTimeline> fromScratch = analyzeFunction(module, func);
+  if (failed(fromScratch))
+    return failure();
+  if (spec && failed(planFunction(module, func, *fromScratch, *spec,
+                                  settings.target, settings.timeLimitSeconds,
+                                  /*minimize=*/true, trials, descent)))
+    return failure();
+  size_t planned = descent.steps.size();
+  if (failed(lowerPeakGreedily(module, func, settings.target,
+                               /*minimize=*/true, trials, descent)))
+    return failure();
+  if (descent.steps.size() > planned && planned > 0)
+    descent.solver += "+greedy-peak";
+  int64_t smallest = std::min(outcome.peakBytes, descent.peakBytes);
+  if (descent.peakBytes > outcome.budgetBytes) {
+    emitError(getFunctionDiagnosticLoc(func))
+        << "ckpt-remat: budget of " << outcome.budgetBytes
+        << " bytes is below the smallest peak found, " << smallest
+        << " bytes (baseline " << outcome.baselinePeakBytes << " bytes)";
+    outcome.failure = RematFailure{"infeasible-budget", smallest};
+    return failure();
+  }
+  descent.budgetBytes = outcome.budgetBytes;
+  descent.budgetRule = outcome.budgetRule;
+  descent.solver += " (descent)";
+  outcome = std::move(descent);
+  return success();
+}
+
+struct RematPass : public mlir::ckpt::impl::RematPassBase<RematPass> {
+  RematPass() = default;
+  RematPass(const RematPass &other) : RematPassBase(other) {}
+  explicit RematPass(const RematOptions &options) {
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+  FIELD = options.FIELD;
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
+  FIELD = ArrayRef<TYPE>(options.FIELD);
+#include "ckpt/Remat/RematOptions.def"
+  }
+
+  void runOnOperation() override;
+
+private:
+  /// The options as the plain struct.
+  RematOptions getRematOptions() const {
+    RematOptions options;
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+  options.FIELD = FIELD;
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
+  options.FIELD.assign(FIELD.begin(), FIELD.end());
+#include "ckpt/Remat/RematOptions.def"
+    return options;
+  }
+
+  /// Reads the options into `settings`; fails with a diagnostic at `loc`.
+  LogicalResult readSettings(Location loc, RematSettings &settings);
+
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+  Option<TYPE> FIELD{*this, KEY, llvm::cl::desc(DESCRIPTION),                 \
+                     llvm::cl::init(DEFAULT)};
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
+  ListOption<TYPE> FIELD{*this, KEY, llvm::cl::desc(DESCRIPTION)};
+#include "ckpt/Remat/RematOptions.def"
+};
+
+LogicalResult RematPass::readSettings(Location loc, RematSettings &settings) {
+  std::string message;
+  if (failed(verifyRematOptions(getRematOptions(), message)))
+    return emitError(loc) << message;
+  llvm::Expected<planner::BudgetRequest> request =
+      planner::parseBudgetRequest(budget);
+  if (!request)
+    return emitError(loc) << "ckpt-remat: "
+                          << llvm::toString(request.takeError());
+  settings.budget = *request;
+  if (solver != "greedy-peak") {
+    llvm::Expected<planner::SolverSpec> parsed =
+        planner::parseSolverSpec(solver);
+    if (!parsed)
+      return emitError(loc) << "ckpt-remat: "
+                            << llvm::toString(parsed.takeError())
+                            << ", greedy-peak";
+    settings.solver = *parsed;
+  }
+  llvm::Expected<DeviceTarget> deviceTarget = lookupDeviceTarget(target);
+  if (!deviceTarget)
+    return emitError(loc) << "ckpt-remat: "
+                          << llvm::toString(deviceTarget.takeError());
+  settings.target = *deviceTarget;
+  settings.timeLimitSeconds = timeLimit;
+  settings.graphPath = graph;
+  settings.reporting = !report.empty();
+  return success();
+}
+
+void RematPass::runOnOperation() {
+  ModuleOp module = getOperation();
+
+  FailureOr<SmallVector<func::FuncOp>> functionsToRemat =
+      selectFunctions(module, functions, "ckpt-remat");
+  if (failed(functionsToRemat))
+    return signalPassFailure();
+
+  // User checkpoints first (also without a budget): the analysis cannot size
+  // an unexpanded ckpt.checkpoint, as bufferization cannot.
+  unsigned expanded = 0;
+  for (func::FuncOp func : *functionsToRemat)
+    expanded += expandCheckpoints(func);
+  if (budget.empty() && expanded)
+    return;
+
+  RematSettings settings;
+  if (failed(readSettings(module.getLoc(), settings)))
+    return signalPassFailure();
+  llvm::Expected<NamedPolicy> namedPolicy = parseNamedPolicy(policy);
+  if (!namedPolicy) {
+    emitError(module.getLoc())
+        << "ckpt-remat: " << llvm::toString(namedPolicy.takeError());
+    return signalPassFailure();
+  }
+  for (func::FuncOp func : *functionsToRemat)
+    if (failed(applyNamedPolicy(func, *namedPolicy)))
+      return signalPassFailure();
+
+  // Each function is replaced by its rewritten clone; the others stay.
+  settings.graphPerFunction = functionsToRemat->size() > 1;
+  std::vector<FunctionOutcome> outcomes;
+  bool failedAny = false;
+  {
+    FunctionRematerializer rematerializer(module, settings);
+    for (func::FuncOp func : *functionsToRemat) {
+      FunctionOutcome outcome;
+      if (failed(rematerializer.run(func, outcome))) {
+        failedAny = true;
+        // An infeasible budget is reported as data; any other failure has
+        // only its diagnostic.
+        if (!outcome.failure)
+          return signalPassFailure();
+        outcomes.push_back(std::move(outcome));
+        break;
+      }
+      outcomes.push_back(std::move(outcome));
+    }
+  }
+  removeNamedPolicies(module);
+  if (!report.empty() &&
+      failed(writeRematReport(report, reportFormat, outcomes, settings.target,
+                              module.getLoc())))
+    return signalPassFailure();
+  if (failedAny)
+    return signalPassFailure();
+}
+
+} // namespace
+
+std::unique_ptr<Pass> mlir::ckpt::createRematPass(const RematOptions &options) {
+  return std::make_unique<RematPass>(options);
+}

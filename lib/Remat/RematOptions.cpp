@@ -1,0 +1,69 @@
+//===- RematOptions.cpp - ckpt-remat's options, defined once --------------===//
+
+#include "ckpt/Remat/RematOptions.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <type_traits>
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+LogicalResult mlir::ckpt::verifyRematOptions(const RematOptions &options,
+                                             std::string &message) {
+  if (options.reportFormat != "json" && options.reportFormat != "table") {
+    message = "ckpt-remat: unknown report format '" + options.reportFormat +
+              "'; expected json or table";
+    return failure();
+  }
+  return success();
+}
+
+namespace {
+
+/// A value as pass-pipeline syntax writes it.
+std::string printValue(const std::string &value) { return value; }
+std::string printValue(double value) {
+  return llvm::formatv("{0}", value).str();
+}
+
+/// The kind a table row gives an option of type T.
+template <typename T>
+constexpr const char *kindOf() {
+  return std::is_same_v<T, std::string> ? "string" : "number";
+}
+
+/// A default as text: string defaults as they are, numbers as spelled.
+const char *defaultText(const char *value, const char *) { return value; }
+const char *defaultText(double, const char *spelled) { return spelled; }
+
+} // namespace
+
+std::string mlir::ckpt::printRematOptions(const RematOptions &options,
+                                          StringRef prefix) {
+  RematOptions defaults;
+  SmallVector<std::string> words;
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+  if (options.FIELD != defaults.FIELD)                                        \
+    words.push_back((prefix + KEY "=" + printValue(options.FIELD)).str());
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
+  if (!options.FIELD.empty())                                                 \
+    words.push_back(                                                          \
+        (prefix + KEY "=" + llvm::join(options.FIELD, ",")).str());
+#include "ckpt/Remat/RematOptions.def"
+  return llvm::join(words, " ");
+}
+
+ArrayRef<RematOptionInfo> mlir::ckpt::getRematOptionInfos() {
+  static const RematOptionInfo infos[] = {
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+  {KEY, kindOf<TYPE>(), defaultText(DEFAULT, #DEFAULT), DESCRIPTION, true},
+#define CKPT_REMAT_PASS_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)        \
+  {KEY, kindOf<TYPE>(), defaultText(DEFAULT, #DEFAULT), DESCRIPTION, false},
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
+  {KEY, "list", "", DESCRIPTION, false},
+#include "ckpt/Remat/RematOptions.def"
+  };
+  return infos;
+}

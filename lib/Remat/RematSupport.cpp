@@ -1,0 +1,99 @@
+//===- RematSupport.cpp - what the remat passes share ----------------------===//
+
+#include "RematSupport.h"
+
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+std::string mlir::ckpt::formatLocation(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return llvm::formatv("{0}:{1}:{2}", fileLoc.getFilename().getValue(),
+                         fileLoc.getLine(), fileLoc.getColumn())
+        .str();
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return formatLocation(callSite.getCallee()) + " (inlined at " +
+           formatLocation(callSite.getCaller()) + ")";
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return nameLoc.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    if (!fused.getLocations().empty())
+      return formatLocation(fused.getLocations().front());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+Location mlir::ckpt::getFunctionDiagnosticLoc(func::FuncOp func) {
+  if (auto fileLoc = func.getLoc()->findInstanceOf<FileLineColLoc>())
+    return FileLineColLoc::get(fileLoc.getFilename(), fileLoc.getLine(),
+                               /*column=*/0);
+  return func.getLoc();
+}
+
+std::string mlir::ckpt::describeValue(Operation *op) {
+  if (auto attr = op->getAttrOfType<StringAttr>(CkptDialect::getNameAttrName()))
+    return attr.str();
+  return op->getName().getStringRef().str();
+}
+
+FailureOr<ActivationTimeline> mlir::ckpt::analyzeFunction(ModuleOp module,
+                                                          func::FuncOp func) {
+  FailureOr<std::unique_ptr<BufferizationForecast>> forecast =
+      BufferizationForecast::analyze(module);
+  if (failed(forecast))
+    return failure();
+  return ActivationTimeline::build(func, **forecast);
+}
+
+TrialFunctions::~TrialFunctions() {
+  for (Operation *trial : live)
+    trial->erase();
+}
+
+func::FuncOp TrialFunctions::create(func::FuncOp func, StringRef suffix,
+                                    IRMapping &mapping) {
+  auto clone = cast<func::FuncOp>(func->clone(mapping));
+  clone.setSymName((func.getSymName() + "__" + suffix).str());
+  clone.setPrivate();
+  func->getBlock()->getOperations().insert(std::next(Block::iterator(func)),
+                                           clone);
+  live.insert(clone);
+  return clone;
+}
+
+func::FuncOp TrialFunctions::createFrom(func::FuncOp func, func::FuncOp body,
+                                        StringRef suffix) {
+  IRMapping mapping;
+  func::FuncOp trial = create(func, suffix, mapping);
+  trial.getBody().getBlocks().clear();
+  IRMapping bodyMapping;
+  body.getBody().cloneInto(&trial.getBody(), bodyMapping);
+  return trial;
+}
+
+void TrialFunctions::discard(func::FuncOp trial) {
+  live.erase(trial);
+  trial.erase();
+}
+
+func::FuncOp TrialFunctions::keep(func::FuncOp original, func::FuncOp trial) {
+  live.erase(trial);
+  std::string name = original.getSymName().str();
+  trial.setVisibility(original.getVisibility());
+  original.erase();
+  trial.setSymName(name);
+  return trial;
+}
+
+FailureOr<ActivationTimeline> TrialFunctions::analyze(ModuleOp module,
+                                                      func::FuncOp trial) {
+  ScopedDiagnosticHandler dropped(module.getContext(),
+                                  [](Diagnostic &) { return success(); });
+  return analyzeFunction(module, trial);
+}
