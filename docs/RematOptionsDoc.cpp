@@ -47,14 +47,14 @@ int main(int argc, char **argv) {
       "tools), keywords of `ckpt.remat` (`-` written `_`).\n\n"
       "| key | type | default | where | description |\n"
       "|---|---|---|---|---|\n");
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
-  row(KEY, #TYPE, defaultText(DEFAULT, #DEFAULT), "pass, pipelines, tools",   \
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
+  row(KEY, #TYPE, defaultText(DEFAULT, #DEFAULT), "pass, pipelines, tools",    \
       DESCRIPTION);
-#define CKPT_REMAT_PASS_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)        \
-  row(KEY, #TYPE, defaultText(DEFAULT, #DEFAULT), "pass, pipelines",          \
+#define CKPT_REMAT_PASS_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)         \
+  row(KEY, #TYPE, defaultText(DEFAULT, #DEFAULT), "pass, pipelines",           \
       DESCRIPTION);
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
-  row(KEY, ("list of " + typeName(#TYPE) + "s").c_str(), "",                 \
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
+  row(KEY, ("list of " + typeName(#TYPE) + "s").c_str(), "",                   \
       "pass, pipelines", DESCRIPTION);
 #include "ckpt/Remat/RematOptions.def"
   return 0;

@@ -84,21 +84,19 @@ MLIR_CAPI_EXPORTED MlirLogicalResult ckptRematModule(MlirModule module,
  * `report`. On failure `diagnostics` receives every diagnostic as
  * `file:line:col: error: message` lines (no other callback is called). Needs
  * nothing of the caller's MLIR. */
-MLIR_CAPI_EXPORTED MlirLogicalResult
-ckptRematText(MlirStringRef moduleText, MlirStringRef options,
-              MlirStringCallback output, MlirStringCallback report,
-              MlirStringCallback diagnostics, void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult ckptRematText(
+    MlirStringRef moduleText, MlirStringRef options, MlirStringCallback output,
+    MlirStringCallback report, MlirStringCallback diagnostics, void *userData);
 
 /** Plans a remat problem given as networkx node-link JSON (the graph files
  * of ckpt-plan) for `budget` (`0.7`, `70%`, `512MiB`, ...) with `solver`
  * (`auto`, `greedy`, `chain-dp`, `ilp`, `uniform:K`, `none`) and a time
  * limit in seconds; `result` receives the JSON ckpt-plan prints (feasible,
  * peak, cost, schedule, ...). On failure `error` receives the message. */
-MLIR_CAPI_EXPORTED MlirLogicalResult
-ckptPlanGraph(MlirStringRef graphJSON, MlirStringRef budget,
-              MlirStringRef solver, double timeLimitSeconds,
-              MlirStringCallback result, MlirStringCallback error,
-              void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult ckptPlanGraph(
+    MlirStringRef graphJSON, MlirStringRef budget, MlirStringRef solver,
+    double timeLimitSeconds, MlirStringCallback result,
+    MlirStringCallback error, void *userData);
 
 #ifdef __cplusplus
 }

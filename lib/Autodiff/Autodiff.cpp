@@ -8,8 +8,8 @@
 
 #include "ScalarTangents.h"
 
-#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Autodiff/Passes.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -205,8 +205,8 @@ findWindowShifts(AffineMap targetMap, AffineMap outMap,
     bool lhsIsOutput = outMap.isFunctionOfDim(lhs->first);
     if (lhsIsOutput == outMap.isFunctionOfDim(rhs->first))
       return failure();
-    auto [output, window] = lhsIsOutput ? std::make_pair(*lhs, *rhs)
-                                        : std::make_pair(*rhs, *lhs);
+    auto [output, window] =
+        lhsIsOutput ? std::make_pair(*lhs, *rhs) : std::make_pair(*rhs, *lhs);
     if (ShapedType::isDynamic(loopRanges[window.first]) ||
         ShapedType::isDynamic(loopRanges[output.first]))
       return failure();
@@ -294,8 +294,9 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
           for (const WindowShift &other : shifts)
             if (expr.isFunctionOfDim(other.outputDim))
               return op.emitOpError("reads operand #")
-                     << i << " through a window as well; ckpt-autodiff "
-                             "differentiates one windowed operand at a time";
+                     << i
+                     << " through a window as well; ckpt-autodiff "
+                        "differentiates one windowed operand at a time";
           results.push_back(expr);
           low.push_back(0);
           high.push_back(0);
@@ -309,10 +310,9 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
           return op.emitOpError("reads operand #")
                  << operandIndex << " through a window of dynamic size";
         int64_t front = shift->lowPadding();
-        results.push_back(getAffineDimExpr(shift->outputDim, ctx) -
-                          getAffineDimExpr(shift->windowDim, ctx) *
-                              shift->dilation +
-                          front);
+        results.push_back(
+            getAffineDimExpr(shift->outputDim, ctx) -
+            getAffineDimExpr(shift->windowDim, ctx) * shift->dilation + front);
         low.push_back(front);
         // The laid-out size is targetSize + front: the last target
         // coordinate minus no window offset, shifted by `front`.
@@ -342,7 +342,8 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
         SmallVector<int64_t> sizes(type.getShape());
         inputs[i] = backward(tensor::InsertSliceOp::create(
             builder, loc, inputs[i], filled(laidOutType, 0.0, loc),
-            getAsIndexOpFoldResult(ctx, low), getAsIndexOpFoldResult(ctx, sizes),
+            getAsIndexOpFoldResult(ctx, low),
+            getAsIndexOpFoldResult(ctx, sizes),
             getAsIndexOpFoldResult(ctx, strides)));
       }
     }
@@ -668,8 +669,8 @@ struct AutodiffPass : public mlir::ckpt::impl::AutodiffPassBase<AutodiffPass> {
     if (!functionName.empty()) {
       auto func = module.lookupSymbol<func::FuncOp>(functionName);
       if (!func) {
-        emitError(module.getLoc()) << "ckpt-autodiff: no function '" << functionName
-                           << "' in the module";
+        emitError(module.getLoc()) << "ckpt-autodiff: no function '"
+                                   << functionName << "' in the module";
         return signalPassFailure();
       }
       targets.push_back(func);

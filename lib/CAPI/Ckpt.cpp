@@ -58,8 +58,8 @@ LogicalResult runRemat(ModuleOp module, llvm::StringRef optionsText,
     llvm::raw_string_ostream errorStream(optionErrors);
     if (failed(options.parseFromString(optionsText, errorStream)))
       return emitError(module.getLoc())
-             << "ckpt: cannot parse the remat options '" << optionsText
-             << "'" << (optionErrors.empty() ? "" : ": ") << optionErrors;
+             << "ckpt: cannot parse the remat options '" << optionsText << "'"
+             << (optionErrors.empty() ? "" : ": ") << optionErrors;
   }
   if (options.remat.budget.empty())
     return emitError(module.getLoc())
@@ -88,8 +88,8 @@ LogicalResult runRemat(ModuleOp module, llvm::StringRef optionsText,
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(reportPath);
   if (!buffer)
-    return emitError(module.getLoc()) << "ckpt: cannot read the remat report '"
-                              << reportPath << "'";
+    return emitError(module.getLoc())
+           << "ckpt: cannot read the remat report '" << reportPath << "'";
   report = (*buffer)->getBuffer().str();
   return success();
 }
@@ -202,8 +202,9 @@ MlirLogicalResult ckptPlanGraph(MlirStringRef graphJSON, MlirStringRef budget,
       planRemat(*problem, budgetBytes, *parsedSolver, options);
   if (!plan)
     return fail(llvm::toString(plan.takeError()));
-  deliver(result,
-          llvm::formatv("{0:2}", planToJSON(*problem, *plan, budgetBytes)).str(),
-          userData);
+  deliver(
+      result,
+      llvm::formatv("{0:2}", planToJSON(*problem, *plan, budgetBytes)).str(),
+      userData);
   return mlirLogicalResultSuccess();
 }

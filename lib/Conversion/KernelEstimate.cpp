@@ -78,9 +78,9 @@ mlir::ckpt::estimateKernel(linalg::LinalgOp op, KernelMapping mapping,
                   static_cast<double>(estimate.cost.kernelLaunches);
   estimate.rooflineSeconds =
       std::max(0.0, estimate.cost.estimatedSeconds - launch);
-  double memorySeconds =
-      static_cast<double>(estimate.cost.bytesRead + estimate.cost.bytesWritten) /
-      target.memoryBandwidthBytesPerSecond;
+  double memorySeconds = static_cast<double>(estimate.cost.bytesRead +
+                                             estimate.cost.bytesWritten) /
+                         target.memoryBandwidthBytesPerSecond;
   bool memoryBound = memorySeconds >= estimate.rooflineSeconds * 0.999;
 
   double threads = static_cast<double>(*blocks) * threadsPerBlock;
@@ -90,8 +90,8 @@ mlir::ckpt::estimateKernel(linalg::LinalgOp op, KernelMapping mapping,
     if (std::optional<int64_t> bytes = getUncoalescedElementBytes(op))
       estimate.accessFraction =
           std::min(1.0, static_cast<double>(*bytes) / kSectorBytes);
-  double fraction = estimate.parallelFraction *
-                    (memoryBound ? estimate.accessFraction : 1.0);
+  double fraction =
+      estimate.parallelFraction * (memoryBound ? estimate.accessFraction : 1.0);
   estimate.estimatedSeconds =
       fraction > 0 ? estimate.rooflineSeconds / fraction : 0.0;
   return estimate;

@@ -1,4 +1,5 @@
-//===- KernelEstimate.h - how well a mapped kernel can use the GPU -*- C++ -*-===//
+//===- KernelEstimate.h - how well a mapped kernel can use the GPU -*- C++
+//-*-===//
 //
 // ckpt-map-linalg-to-gpu maps each linalg op to a kernel in one of three
 // ways. These helpers estimate, before anything runs, what fraction of the

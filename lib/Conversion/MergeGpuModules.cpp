@@ -62,18 +62,17 @@ struct MergeGpuModulesPass
           StringAttr newName = oldName;
           auto isTaken = [&](StringAttr name) {
             Operation *local = sourceSymbols.lookup(name);
-            return destinationSymbols.lookup(name) ||
-                   (local && local != &op);
+            return destinationSymbols.lookup(name) || (local && local != &op);
           };
           for (unsigned suffix = 0; isTaken(newName); ++suffix)
-            newName = StringAttr::get(
-                &getContext(), suffix ? sourceName.str() + "_" +
-                                            std::to_string(suffix)
-                                      : sourceName.str());
+            newName = StringAttr::get(&getContext(),
+                                      suffix ? sourceName.str() + "_" +
+                                                   std::to_string(suffix)
+                                             : sourceName.str());
           if (newName != oldName &&
               failed(sourceSymbols.rename(&op, newName))) {
-            op.emitError() << "cannot rename " << oldName << " to "
-                           << newName << " to merge GPU modules";
+            op.emitError() << "cannot rename " << oldName << " to " << newName
+                           << " to merge GPU modules";
             return signalPassFailure();
           }
           moved[{sourceName, oldName}] = newName;
@@ -93,8 +92,8 @@ struct MergeGpuModulesPass
     StringAttr destinationName = destination.getSymNameAttr();
     module.walk([&](gpu::LaunchFuncOp launch) {
       SymbolRefAttr kernel = launch.getKernel();
-      auto it = moved.find(
-          {kernel.getRootReference(), kernel.getLeafReference()});
+      auto it =
+          moved.find({kernel.getRootReference(), kernel.getLeafReference()});
       if (it != moved.end())
         launch.setKernelAttr(SymbolRefAttr::get(
             destinationName, {FlatSymbolRefAttr::get(it->second)}));

@@ -1,8 +1,8 @@
 //===- Bufferization.cpp - the bufferization stage of the pipelines -------===//
 
 #include "ckpt/Analysis/ActivationTimeline.h"
-#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Conversion/Passes.h"
+#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -21,8 +21,7 @@ using namespace mlir;
 
 void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
-  buildTensorAndRematStages(pm, options.fuseElementwise,
-                            options.remat.get());
+  buildTensorAndRematStages(pm, options.fuseElementwise, options.remat.get());
 
   buildBufferizationPipeline(pm);
   if (options.gpuMapping) {

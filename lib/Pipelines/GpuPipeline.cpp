@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Conversion/Passes.h"
+#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -51,8 +51,7 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
                                   const GpuPipelineOptions &options) {
   // The tensor and remat stages and bufferization of the CPU pipeline: the
   // memory analysis forecasts exactly these buffers.
-  buildTensorAndRematStages(pm, options.fuseElementwise,
-                            options.remat.get());
+  buildTensorAndRematStages(pm, options.fuseElementwise, options.remat.get());
   // Frees right after last use are placed while everything is host code:
   // deallocation rejects the barriers kernels contain.
   buildBufferizationPipeline(pm);

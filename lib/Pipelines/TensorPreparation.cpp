@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Remat/Passes.h"
 #include "ckpt/Transforms/Passes.h"
 

@@ -10,9 +10,8 @@ mlir::ckpt::selectFunctions(ModuleOp module, ArrayRef<std::string> names,
   for (const std::string &name : names) {
     auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func || func.isExternal())
-      return emitError(module.getLoc())
-             << passName << ": no function '" << name
-             << "' with a body in the module";
+      return emitError(module.getLoc()) << passName << ": no function '" << name
+                                        << "' with a body in the module";
   }
   SmallVector<func::FuncOp> selected;
   for (func::FuncOp func : module.getOps<func::FuncOp>())

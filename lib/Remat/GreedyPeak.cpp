@@ -143,7 +143,7 @@ int64_t getPointsAtPeak(const ActivationTimeline &timeline) {
 /// any. Ops nested in ckpt.recompute regions are recomputations already and
 /// have none.
 std::optional<Policy> mlir::ckpt::getPolicyInBody(Value value,
-                                                 func::FuncOp func) {
+                                                  func::FuncOp func) {
   Operation *def = value.getDefiningOp();
   if (!def || def->getParentOp() != func.getOperation())
     return std::nullopt;
@@ -247,8 +247,7 @@ SmallVector<unsigned> rankCandidates(const ActivationTimeline &timeline,
 
 } // namespace
 
-LogicalResult mlir::ckpt::lowerPeakGreedily(ModuleOp module,
-                                            func::FuncOp &func,
+LogicalResult mlir::ckpt::lowerPeakGreedily(ModuleOp module, func::FuncOp &func,
                                             const DeviceTarget &deviceTarget,
                                             bool minimize,
                                             TrialFunctions &trials,
@@ -272,9 +271,9 @@ LogicalResult mlir::ckpt::lowerPeakGreedily(ModuleOp module,
     func::FuncOp best;
     RematStep bestStep;
     int64_t bestPeak = 0;
-    SmallVector<unsigned> ranked =
-        forced.empty() ? rankCandidates(*timeline, deviceTarget)
-                       : SmallVector<unsigned>{forced.front()};
+    SmallVector<unsigned> ranked = forced.empty()
+                                       ? rankCandidates(*timeline, deviceTarget)
+                                       : SmallVector<unsigned>{forced.front()};
     if (ranked.size() > kCandidatesPerStep)
       ranked.resize(kCandidatesPerStep);
     for (unsigned index : ranked) {

@@ -1,4 +1,5 @@
-//===- GreedyPeak.h - the greedy-peak remat solver on the IR -----*- C++ -*-===//
+//===- GreedyPeak.h - the greedy-peak remat solver on the IR -----*- C++
+//-*-===//
 //
 // `solver=greedy-peak` of ckpt-remat, also the finish of every planned
 // remat: at the point where the forecast peak occurs, recompute one buffer

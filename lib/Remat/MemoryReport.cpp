@@ -201,13 +201,13 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
     ModuleOp module = getOperation();
     if (format != "table" && format != "json") {
       emitError(module.getLoc()) << "ckpt-report: unknown format '" << format
-                         << "': expected 'table' or 'json'";
+                                 << "': expected 'table' or 'json'";
       return signalPassFailure();
     }
     llvm::Expected<DeviceTarget> deviceTarget = lookupDeviceTarget(target);
     if (!deviceTarget) {
-      emitError(module.getLoc()) << "ckpt-report: "
-                         << llvm::toString(deviceTarget.takeError());
+      emitError(module.getLoc())
+          << "ckpt-report: " << llvm::toString(deviceTarget.takeError());
       return signalPassFailure();
     }
 
@@ -246,8 +246,8 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(output, &errorMessage);
     if (!file) {
-      emitError(module.getLoc()) << "ckpt-report: cannot write '" << output
-                         << "': " << errorMessage;
+      emitError(module.getLoc())
+          << "ckpt-report: cannot write '" << output << "': " << errorMessage;
       return signalPassFailure();
     }
     if (format == "json")

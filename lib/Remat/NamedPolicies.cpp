@@ -53,15 +53,15 @@ LogicalResult mlir::ckpt::applyNamedPolicy(func::FuncOp func,
   llvm::StringSet<> found;
   for (Operation &op : func.getBody().front()) {
     std::optional<Policy> chosen;
-    if (auto name = op.getAttrOfType<StringAttr>(CkptDialect::getNameAttrName());
+    if (auto name =
+            op.getAttrOfType<StringAttr>(CkptDialect::getNameAttrName());
         name && wanted.contains(name.getValue())) {
       found.insert(name.getValue());
       chosen = Policy::MustSave;
     }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op); linalgOp && !chosen) {
-      if (policy.saveMatmuls &&
-          (linalg::isaContractionOpInterface(linalgOp) ||
-           linalg::isaConvolutionOpInterface(linalgOp)))
+      if (policy.saveMatmuls && (linalg::isaContractionOpInterface(linalgOp) ||
+                                 linalg::isaConvolutionOpInterface(linalgOp)))
         chosen = Policy::MustSave;
       else if (policy.recomputeElementwise && linalg::isElementwise(linalgOp))
         chosen = Policy::PreferRecompute;

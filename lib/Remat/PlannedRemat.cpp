@@ -43,11 +43,13 @@ LogicalResult mlir::ckpt::writeRematGraph(const ActivationTimeline &timeline,
   return success();
 }
 
-LogicalResult mlir::ckpt::planFunction(
-    ModuleOp module, func::FuncOp &func, const ActivationTimeline &timeline,
-    const planner::SolverSpec &spec, const DeviceTarget &deviceTarget,
-    double timeLimitSeconds, bool minimize, TrialFunctions &trials,
-    FunctionOutcome &outcome) {
+LogicalResult mlir::ckpt::planFunction(ModuleOp module, func::FuncOp &func,
+                                       const ActivationTimeline &timeline,
+                                       const planner::SolverSpec &spec,
+                                       const DeviceTarget &deviceTarget,
+                                       double timeLimitSeconds, bool minimize,
+                                       TrialFunctions &trials,
+                                       FunctionOutcome &outcome) {
   FailureOr<RematGraph> graph = buildRematGraph(timeline, deviceTarget);
   if (failed(graph))
     return failure();
@@ -117,14 +119,14 @@ LogicalResult mlir::ckpt::planFunction(
       LDBG() << "planner: " << (infeasible ? "infeasible budget" : message);
       if (spec.kind == planner::SolverKind::Auto || best || infeasible)
         break;
-      emitError(getFunctionDiagnosticLoc(func)) << "ckpt-remat: cannot plan @" << outcome.name
-                               << " with solver '" << spec.str()
-                               << "': " << message;
+      emitError(getFunctionDiagnosticLoc(func))
+          << "ckpt-remat: cannot plan @" << outcome.name << " with solver '"
+          << spec.str() << "': " << message;
       return failure();
     }
     IRMapping mapping;
-    func::FuncOp candidate = trials.create(
-        func, "ckpt_plan" + std::to_string(attempt), mapping);
+    func::FuncOp candidate =
+        trials.create(func, "ckpt_plan" + std::to_string(attempt), mapping);
     RematGraph candidateGraph = remapRematGraph(*graph, candidate, mapping);
     FailureOr<SmallVector<AppliedRecompute>> applied =
         applySchedule(candidateGraph, plan->schedule, deviceTarget);
@@ -146,8 +148,8 @@ LogicalResult mlir::ckpt::planFunction(
     for (const AppliedRecompute &recompute : *applied) {
       ArrayRef<Operation *> ops = candidateGraph.nodeOps[recompute.node];
       for (Operation *op : ops)
-        if (auto attr = op->getAttrOfType<PolicyAttr>(
-                CkptDialect::getPolicyAttrName());
+        if (auto attr =
+                op->getAttrOfType<PolicyAttr>(CkptDialect::getPolicyAttrName());
             attr && attr.getValue() == Policy::MustRecompute)
           op->removeAttr(CkptDialect::getPolicyAttrName());
       RematStep step;
@@ -155,10 +157,9 @@ LogicalResult mlir::ckpt::planFunction(
       step.location = formatLocation(ops.back()->getLoc());
       Operation *reader = recompute.region->getNextNode();
       while (reader && isa<RecomputeOp>(reader) &&
-             llvm::none_of(recompute.region->getUsers(),
-                           [&](Operation *user) {
-                             return reader->isAncestor(user);
-                           }))
+             llvm::none_of(recompute.region->getUsers(), [&](Operation *user) {
+               return reader->isAncestor(user);
+             }))
         reader = reader->getNextNode();
       step.where = formatLocation(reader ? reader->getLoc()
                                          : recompute.region->getLoc());
@@ -196,10 +197,9 @@ LogicalResult mlir::ckpt::planFunction(
     if (bestPeak <= outcome.budgetBytes)
       break;
     // Aim below this plan's model peak by what the forecast exceeded.
-    aim = peak == INT64_MAX
-              ? 0
-              : static_cast<int64_t>(plan->peakBytes) -
-                    (peak - outcome.budgetBytes);
+    aim = peak == INT64_MAX ? 0
+                            : static_cast<int64_t>(plan->peakBytes) -
+                                  (peak - outcome.budgetBytes);
   }
   if (!best || (bestPeak >= outcome.peakBytes &&
                 spec.kind != planner::SolverKind::Uniform)) {

@@ -1,4 +1,5 @@
-//===- PlannedRemat.h - planner schedules applied to a function --*- C++ -*-===//
+//===- PlannedRemat.h - planner schedules applied to a function --*- C++
+//-*-===//
 //
 // The planner solvers of ckpt-remat (auto, greedy, chain-dp, ilp,
 // uniform:K, none) on a function's buffer graph, their schedules applied as

@@ -89,10 +89,9 @@ FunctionRematerializer::setBudget(const ActivationTimeline &timeline,
     if (failed(graph))
       return failure();
     // The knee in the model, moved to the forecast's scale.
-    outcome.budgetBytes =
-        static_cast<int64_t>(planner::resolveBudgetBytes(*graph->problem,
-                                                         settings.budget)) +
-        (graph->timelinePeakBytes - graph->problemPeakBytes);
+    outcome.budgetBytes = static_cast<int64_t>(planner::resolveBudgetBytes(
+                              *graph->problem, settings.budget)) +
+                          (graph->timelinePeakBytes - graph->problemPeakBytes);
     outcome.budgetBytes =
         std::min(outcome.budgetBytes, outcome.baselinePeakBytes);
     return success();
@@ -116,8 +115,7 @@ LogicalResult FunctionRematerializer::run(func::FuncOp func,
     outcome.baselineFlops += estimateOpCost(op, settings.target).flops;
   if (failed(setBudget(*timeline, outcome)))
     return failure();
-  bool minimize =
-      settings.budget.kind == planner::BudgetRequest::Kind::Minimum;
+  bool minimize = settings.budget.kind == planner::BudgetRequest::Kind::Minimum;
   if (!settings.graphPath.empty()) {
     std::string path = settings.graphPath;
     if (settings.graphPerFunction)
@@ -145,8 +143,7 @@ LogicalResult FunctionRematerializer::run(func::FuncOp func,
     size_t planned = outcome.steps.size();
     if (failed(lowerPeakGreedily(module, func, settings.target, minimize,
                                  trials, outcome))) {
-      if (!outcome.stuck ||
-          failed(retryAsMinimum(func, *pristine, outcome)))
+      if (!outcome.stuck || failed(retryAsMinimum(func, *pristine, outcome)))
         return failure();
       planned = 0;
     }
@@ -219,41 +216,27 @@ struct RematPass : public mlir::ckpt::impl::RematPassBase<RematPass> {
   RematPass() = default;
   RematPass(const RematPass &other) : RematPassBase(other) {}
   explicit RematPass(const RematOptions &options) {
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
-  FIELD = options.FIELD;
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
-  FIELD = ArrayRef<TYPE>(options.FIELD);
-#include "ckpt/Remat/RematOptions.def"
+    assignRematOptions(*this, options);
   }
 
   void runOnOperation() override;
 
-private:
-  /// The options as the plain struct.
-  RematOptions getRematOptions() const {
-    RematOptions options;
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
-  options.FIELD = FIELD;
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
-  options.FIELD.assign(FIELD.begin(), FIELD.end());
-#include "ckpt/Remat/RematOptions.def"
-    return options;
-  }
-
-  /// Reads the options into `settings`; fails with a diagnostic at `loc`.
-  LogicalResult readSettings(Location loc, RematSettings &settings);
-
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
-  Option<TYPE> FIELD{*this, KEY, llvm::cl::desc(DESCRIPTION),                 \
+  /// The options, one member each (RematOptions.def).
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
+  Option<TYPE> FIELD{*this, KEY, llvm::cl::desc(DESCRIPTION),                  \
                      llvm::cl::init(DEFAULT)};
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
   ListOption<TYPE> FIELD{*this, KEY, llvm::cl::desc(DESCRIPTION)};
 #include "ckpt/Remat/RematOptions.def"
+
+private:
+  /// Reads the options into `settings`; fails with a diagnostic at `loc`.
+  LogicalResult readSettings(Location loc, RematSettings &settings);
 };
 
 LogicalResult RematPass::readSettings(Location loc, RematSettings &settings) {
   std::string message;
-  if (failed(verifyRematOptions(getRematOptions(), message)))
+  if (failed(verifyRematOptions(collectRematOptions(*this), message)))
     return emitError(loc) << message;
   llvm::Expected<planner::BudgetRequest> request =
       planner::parseBudgetRequest(budget);
@@ -265,9 +248,9 @@ LogicalResult RematPass::readSettings(Location loc, RematSettings &settings) {
     llvm::Expected<planner::SolverSpec> parsed =
         planner::parseSolverSpec(solver);
     if (!parsed)
-      return emitError(loc) << "ckpt-remat: "
-                            << llvm::toString(parsed.takeError())
-                            << ", greedy-peak";
+      return emitError(loc)
+             << "ckpt-remat: " << llvm::toString(parsed.takeError())
+             << ", greedy-peak";
     settings.solver = *parsed;
   }
   llvm::Expected<DeviceTarget> deviceTarget = lookupDeviceTarget(target);

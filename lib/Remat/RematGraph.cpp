@@ -273,8 +273,8 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
         node.isRecomputable = false;
       if (auto attr =
               op->getAttrOfType<PolicyAttr>(CkptDialect::getPolicyAttrName()))
-        if (!policy || getPolicyStrength(attr.getValue()) >=
-                           getPolicyStrength(*policy)) {
+        if (!policy ||
+            getPolicyStrength(attr.getValue()) >= getPolicyStrength(*policy)) {
           policy = attr.getValue();
           policyOp = op;
         }
@@ -297,8 +297,8 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
       node.policy = toPlannerPolicy(*policy);
     node.computeCostUnits =
         std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(seconds * 1e9)));
-    node.isBackward = timeline.getPhase(timeline.getProgramPoint(
-                          ops.back())) == StepPhase::Backward;
+    node.isBackward = timeline.getPhase(timeline.getProgramPoint(ops.back())) ==
+                      StepPhase::Backward;
     nodes.push_back(std::move(node));
   }
   llvm::sort(edges);
@@ -308,8 +308,9 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
       std::move(nodes), edges,
       static_cast<uint64_t>(timeline.getArgumentBytes()));
   if (!problem) {
-    emitError(getFunctionDiagnosticLoc(func)) << "ckpt-remat: cannot plan @" << func.getSymName()
-                     << ": " << llvm::toString(problem.takeError());
+    emitError(getFunctionDiagnosticLoc(func))
+        << "ckpt-remat: cannot plan @" << func.getSymName() << ": "
+        << llvm::toString(problem.takeError());
     return failure();
   }
   graph.problem.emplace(std::move(*problem));

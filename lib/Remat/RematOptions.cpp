@@ -29,8 +29,7 @@ std::string printValue(double value) {
 }
 
 /// The kind a table row gives an option of type T.
-template <typename T>
-constexpr const char *kindOf() {
+template <typename T> constexpr const char *kindOf() {
   return std::is_same_v<T, std::string> ? "string" : "number";
 }
 
@@ -44,24 +43,23 @@ std::string mlir::ckpt::printRematOptions(const RematOptions &options,
                                           StringRef prefix) {
   RematOptions defaults;
   SmallVector<std::string> words;
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
-  if (options.FIELD != defaults.FIELD)                                        \
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
+  if (options.FIELD != defaults.FIELD)                                         \
     words.push_back((prefix + KEY "=" + printValue(options.FIELD)).str());
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
-  if (!options.FIELD.empty())                                                 \
-    words.push_back(                                                          \
-        (prefix + KEY "=" + llvm::join(options.FIELD, ",")).str());
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
+  if (!options.FIELD.empty())                                                  \
+    words.push_back((prefix + KEY "=" + llvm::join(options.FIELD, ",")).str());
 #include "ckpt/Remat/RematOptions.def"
   return llvm::join(words, " ");
 }
 
 ArrayRef<RematOptionInfo> mlir::ckpt::getRematOptionInfos() {
   static const RematOptionInfo infos[] = {
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
   {KEY, kindOf<TYPE>(), defaultText(DEFAULT, #DEFAULT), DESCRIPTION, true},
-#define CKPT_REMAT_PASS_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)        \
+#define CKPT_REMAT_PASS_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)         \
   {KEY, kindOf<TYPE>(), defaultText(DEFAULT, #DEFAULT), DESCRIPTION, false},
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
   {KEY, "list", "", DESCRIPTION, false},
 #include "ckpt/Remat/RematOptions.def"
   };

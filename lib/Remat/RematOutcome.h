@@ -1,4 +1,5 @@
-//===- RematOutcome.h - what ckpt-remat did to one function ------*- C++ -*-===//
+//===- RematOutcome.h - what ckpt-remat did to one function ------*- C++
+//-*-===//
 //
 // The record the remat solvers fill in and the report prints.
 //

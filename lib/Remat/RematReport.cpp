@@ -91,8 +91,8 @@ void writeTable(raw_ostream &os, ArrayRef<FunctionOutcome> outcomes,
             std::max<int64_t>(1, outcome.baselinePeakBytes),
         outcome.steps.size(), extraFlops, extraSeconds, deviceTarget.name,
         outcome.solveSeconds);
-    os << llvm::formatv("  {0,-6} {1,-24} {2,-28} {3,-28} {4,10} {5,12}\n",
-                        "", "value", "computed at", "recomputed before / kept",
+    os << llvm::formatv("  {0,-6} {1,-24} {2,-28} {3,-28} {4,10} {5,12}\n", "",
+                        "value", "computed at", "recomputed before / kept",
                         "bytes", "FLOPs");
     for (const RematStep &step : outcome.steps)
       os << llvm::formatv("  {0,-6} {1,-24} {2,-28} {3,-28} {4,10} {5,12}\n",
@@ -100,8 +100,8 @@ void writeTable(raw_ostream &os, ArrayRef<FunctionOutcome> outcomes,
                           step.bytes, step.flops);
     for (const SavedResidual &saved : outcome.saved)
       os << llvm::formatv("  {0,-6} {1,-24} {2,-28} {3,-28} {4,10} {5,12}\n",
-                          "saved", saved.value, saved.location,
-                          saved.reason, saved.bytes, "");
+                          "saved", saved.value, saved.location, saved.reason,
+                          saved.bytes, "");
   }
 }
 
@@ -145,9 +145,9 @@ void writeJSON(raw_ostream &os, ArrayRef<FunctionOutcome> outcomes,
               json.attribute("baseline_peak_bytes",
                              outcome.modelBaselinePeakBytes);
               json.attribute("peak_bytes", outcome.modelPeakBytes);
-              json.attribute("baseline_cost_ns",
-                             static_cast<int64_t>(
-                                 outcome.modelBaselineCostUnits));
+              json.attribute(
+                  "baseline_cost_ns",
+                  static_cast<int64_t>(outcome.modelBaselineCostUnits));
               json.attribute("cost_ns",
                              static_cast<int64_t>(outcome.modelCostUnits));
               if (outcome.optimalityGap)

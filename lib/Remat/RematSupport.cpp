@@ -1,4 +1,5 @@
-//===- RematSupport.cpp - what the remat passes share ----------------------===//
+//===- RematSupport.cpp - what the remat passes share
+//----------------------===//
 
 #include "RematSupport.h"
 

@@ -1,4 +1,5 @@
-//===- RematSupport.h - what the remat passes share --------------*- C++ -*-===//
+//===- RematSupport.h - what the remat passes share --------------*- C++
+//-*-===//
 //
 // Descriptions of values and locations for the reports, the forecast of one
 // function, and the owner of the trial copies of a function that the remat

@@ -115,8 +115,7 @@ ScheduleApplier::getNeededOps(const Instance &instance) const {
     op->walk([&](Operation *inner) {
       for (Value operand : inner->getOperands()) {
         Operation *def = operand.getDefiningOp();
-        if (!def || op->isAncestor(def) ||
-            def->getParentOp() != body)
+        if (!def || op->isAncestor(def) || def->getParentOp() != body)
           continue;
         auto it = graph.nodeOfOp.find(def);
         if (it != graph.nodeOfOp.end() && it->second == instance.node)
@@ -178,8 +177,7 @@ void ScheduleApplier::buildRegion(Instance &instance,
       SmallVector<Location>(inputs.size(), loc));
   IRMapping mapping;
   for (Operation *constant : constants)
-    mapping.map(constant->getResults(),
-                builder.clone(*constant)->getResults());
+    mapping.map(constant->getResults(), builder.clone(*constant)->getResults());
   DenseMap<Value, BlockArgument> argumentOf;
   for (auto [input, argument] : llvm::zip(inputs, block->getArguments()))
     argumentOf[input] = argument;
@@ -233,19 +231,19 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
     if (std::optional<unsigned> node = getNodeOf(operand.get()))
       instances[*current[*node]].needed.insert(operand.get());
   for (Instance &instance : llvm::reverse(instances)) {
-    SmallVector<Operation *> ops = instance.isOriginal
-                                       ? SmallVector<Operation *>(
-                                             graph.nodeOps[instance.node])
-                                       : getNeededOps(instance);
+    SmallVector<Operation *> ops =
+        instance.isOriginal
+            ? SmallVector<Operation *>(graph.nodeOps[instance.node])
+            : getNeededOps(instance);
     for (Operation *op : ops)
-      forEachExternalRead(op, instance.node, [&](OpOperand &operand,
-                                                 unsigned from) {
-        auto it = instance.reads.find(from);
-        // A read the problem has no edge for cannot happen: edges come
-        // from these reads.
-        assert(it != instance.reads.end() && "read without an edge");
-        instances[it->second].needed.insert(operand.get());
-      });
+      forEachExternalRead(
+          op, instance.node, [&](OpOperand &operand, unsigned from) {
+            auto it = instance.reads.find(from);
+            // A read the problem has no edge for cannot happen: edges come
+            // from these reads.
+            assert(it != instance.reads.end() && "read without an edge");
+            instances[it->second].needed.insert(operand.get());
+          });
   }
 
   // 3. Forward: rewire the originals, build the recomputations.
@@ -253,12 +251,11 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
   for (Instance &instance : instances) {
     if (instance.isOriginal) {
       for (Operation *op : graph.nodeOps[instance.node])
-        forEachExternalRead(op, instance.node,
-                            [&](OpOperand &operand, unsigned from) {
-                              operand.set(lookup(
-                                  instances[instance.reads.lookup(from)],
-                                  operand.get()));
-                            });
+        forEachExternalRead(
+            op, instance.node, [&](OpOperand &operand, unsigned from) {
+              operand.set(lookup(instances[instance.reads.lookup(from)],
+                                 operand.get()));
+            });
       continue;
     }
     if (instance.needed.empty())

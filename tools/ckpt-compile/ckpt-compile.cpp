@@ -12,12 +12,12 @@
 
 #include "CGlue.h"
 
-#include "ckpt/Support/LargeStack.h"
 #include "EntryModule.h"
 #include "RuntimeLibrary.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Remat/RematOptions.h"
+#include "ckpt/Support/LargeStack.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -32,8 +32,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -51,51 +51,44 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory compileCategory("ckpt-compile options");
-static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required,
-    cl::cat(compileCategory));
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir file>"),
+                                          cl::Required,
+                                          cl::cat(compileCategory));
 static cl::opt<std::string> entryName("entry", cl::desc("Function to compile"),
-                                      cl::Required,
-    cl::cat(compileCategory));
+                                      cl::Required, cl::cat(compileCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
-                                           cl::value_desc("file"),
-                                           cl::Required,
-    cl::cat(compileCategory));
+                                           cl::value_desc("file"), cl::Required,
+                                           cl::cat(compileCategory));
 static cl::opt<std::string>
     backend("backend",
             cl::desc("Target: cpu (ckpt-cpu-pipeline) or cuda "
                      "(ckpt-gpu-pipeline: kernels embedded as cubins, cuBLAS "
                      "GEMMs, managed buffers counted as device memory)"),
-            cl::init("cpu"),
-    cl::cat(compileCategory));
+            cl::init("cpu"), cl::cat(compileCategory));
 static cl::opt<std::string>
     chip("chip", cl::desc("GPU architecture of the cubins (--backend=cuda)"),
-         cl::init("sm_90"),
-    cl::cat(compileCategory));
+         cl::init("sm_90"), cl::cat(compileCategory));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("What to produce: exe (a driver that runs the entry like "
                   "ckpt-run), lib (a shared library with a C ABI and a "
                   "header), obj (the host object only)"),
-         cl::init("exe"),
-    cl::cat(compileCategory));
+         cl::init("exe"), cl::cat(compileCategory));
 static cl::opt<std::string>
     headerFilename("header",
                    cl::desc("Where to write the C header (default: "
                             "ckpt_<entry>.h next to the output)"),
-                   cl::init(""),
-    cl::cat(compileCategory));
+                   cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     compiler("cc",
              cl::desc("C compiler and linker driver for the glue and the "
                       "link (default: the LLVM 22 clang)"),
-             cl::init(CKPT_DEFAULT_CC),
-    cl::cat(compileCategory));
+             cl::init(CKPT_DEFAULT_CC), cl::cat(compileCategory));
 static cl::opt<bool> keepTemporaries("keep-temps",
                                      cl::desc("Keep the generated C and the "
                                               "object (prints their paths)"),
-                                     cl::init(false),
-    cl::cat(compileCategory));
+                                     cl::init(false), cl::cat(compileCategory));
 /// ckpt-remat's options as --remat-KEY (RematOptions.def).
 static mlir::ckpt::RematCommandLineFlags rematFlags(compileCategory);
 
@@ -168,8 +161,8 @@ void run(llvm::ArrayRef<std::string> command) {
     fail("cannot find '" + command[0] + "' (pass --cc=PATH)");
   llvm::SmallVector<llvm::StringRef> args(command.begin(), command.end());
   std::string errorMessage;
-  int status = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0,
-                                         0, &errorMessage);
+  int status = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0,
+                                         &errorMessage);
   if (status != 0) {
     std::string line;
     for (const std::string &arg : command)
@@ -285,8 +278,8 @@ int runTool(int argc, char **argv) {
     mlir::ckpt::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(*module)))
-    fail("ckpt-" + std::string(cuda ? "gpu" : "cpu") +
-         "-pipeline failed on '" + inputFilename + "'");
+    fail("ckpt-" + std::string(cuda ? "gpu" : "cpu") + "-pipeline failed on '" +
+         inputFilename + "'");
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -311,8 +304,9 @@ int runTool(int argc, char **argv) {
   std::string glue = pathIn("ckpt_" + entryName + ".c");
   std::string header = pathIn(headerName);
   emitObject(*module, object);
-  writeFile(header,
-            [&](llvm::raw_ostream &os) { ::ckpt::aot::writeHeader(os, signature); });
+  writeFile(header, [&](llvm::raw_ostream &os) {
+    ::ckpt::aot::writeHeader(os, signature);
+  });
   writeFile(glue, [&](llvm::raw_ostream &os) {
     ::ckpt::aot::writeGlue(os, signature, headerName);
   });

@@ -39,7 +39,8 @@ static std::vector<std::string> expandRematShorthand(int argc, char **argv) {
       std::string flag = std::string("--remat-") + info.key + "=";
       if (!arg.starts_with(flag))
         continue;
-      rematWords.push_back(info.key + ("=" + arg.drop_front(flag.size())).str());
+      rematWords.push_back(info.key +
+                           ("=" + arg.drop_front(flag.size())).str());
       if (position < 0)
         position = args.size();
       consumed = true;

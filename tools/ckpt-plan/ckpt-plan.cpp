@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Support/LargeStack.h"
 #include "ckpt/Planner/Budget.h"
 #include "ckpt/Planner/GraphJSON.h"
 #include "ckpt/Planner/Solvers.h"
+#include "ckpt/Support/LargeStack.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"

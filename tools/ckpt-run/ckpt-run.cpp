@@ -4,13 +4,12 @@
 // --backend=cuda), JIT-runs one entry function on deterministic pseudo-random
 // inputs of its argument types and reports the median step time, the peak
 // bytes measured by libckpt_runtime (device bytes measured by
-// libckpt_cuda_runtime) and bit-exact checksums of the outputs. With --compare, it does so without and with
-// remat in one process and checks the remat build: outputs bit-identical,
-// measured peak within the budget.
+// libckpt_cuda_runtime) and bit-exact checksums of the outputs. With --compare,
+// it does so without and with remat in one process and checks the remat build:
+// outputs bit-identical, measured peak within the budget.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Support/LargeStack.h"
 #include "EntryModule.h"
 #include "RuntimeLibrary.h"
 #include "ckpt/Analysis/TensorBytes.h"
@@ -18,6 +17,7 @@
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Remat/RematOptions.h"
 #include "ckpt/Runtime/CkptRuntime.h"
+#include "ckpt/Support/LargeStack.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -33,10 +33,10 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -52,51 +52,44 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("ckpt-run options");
-static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required,
-    cl::cat(runCategory));
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir file>"),
+                                          cl::Required, cl::cat(runCategory));
 static cl::opt<std::string> entryName("entry", cl::desc("Function to run"),
-                                      cl::Required,
-    cl::cat(runCategory));
+                                      cl::Required, cl::cat(runCategory));
 static cl::opt<std::string>
     backend("backend",
             cl::desc("Execution backend: cpu, or cuda (ckpt-gpu-pipeline, "
                      "libckpt_cuda_runtime; needs a CUDA driver and GPU)"),
-            cl::init("cpu"),
-    cl::cat(runCategory));
+            cl::init("cpu"), cl::cat(runCategory));
 static cl::opt<bool> gpuMapping(
     "gpu-mapping",
     cl::desc("CPU backend: map linalg ops to GPU blocks and threads as the "
              "CUDA pipeline does and run those loops on the CPU (checks the "
              "kernels' indexing and reductions without a GPU)"),
-    cl::init(false),
-    cl::cat(runCategory));
+    cl::init(false), cl::cat(runCategory));
 static cl::opt<unsigned> iterations("iterations",
                                     cl::desc("Timed runs (median reported)"),
-                                    cl::init(5),
-    cl::cat(runCategory));
+                                    cl::init(5), cl::cat(runCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the input values"),
-                              cl::init(1),
-    cl::cat(runCategory));
+                              cl::init(1), cl::cat(runCategory));
 static cl::opt<bool> compare(
     "compare",
     cl::desc("Run without remat and with --remat-budget (several budgets "
-             "separated by commas) in one process; print the peak and step-time ratios and whether the outputs "
+             "separated by commas) in one process; print the peak and "
+             "step-time ratios and whether the outputs "
              "are bit-identical; fail unless they are and the measured peak "
              "is within the budget"),
-    cl::init(false),
-    cl::cat(runCategory));
+    cl::init(false), cl::cat(runCategory));
 static cl::list<std::string> sharedLibs(
     "shared-libs",
     cl::desc("Libraries the module calls into (default: the MLIR runner "
              "utilities, for printMemref and friends)"),
-    cl::CommaSeparated,
-    cl::cat(runCategory));
+    cl::CommaSeparated, cl::cat(runCategory));
 static cl::opt<std::string>
     dumpOutputs("dump-outputs",
                 cl::desc("Write the raw bytes of every output to this file"),
-                cl::init(""),
-    cl::cat(runCategory));
+                cl::init(""), cl::cat(runCategory));
 /// ckpt-remat's options as --remat-KEY (RematOptions.def).
 static mlir::ckpt::RematCommandLineFlags rematFlags(runCategory);
 
@@ -192,8 +185,8 @@ struct RuntimeHooks {
 RuntimeHooks getHostHooks() {
   RuntimeHooks hooks;
   hooks.allocateInput = [](size_t bytes) {
-    return _mlir_memref_to_llvm_aligned_alloc(
-        ckpt::kBufferAlignmentBytes, ckpt::getAllocationBytes(bytes));
+    return _mlir_memref_to_llvm_aligned_alloc(ckpt::kBufferAlignmentBytes,
+                                              ckpt::getAllocationBytes(bytes));
   };
   hooks.free = _mlir_memref_to_llvm_free;
   hooks.peakBytes = ckpt_runtime_peak_bytes;
@@ -233,8 +226,8 @@ RuntimeHooks getCudaHooks() {
   auto symbol = [&](const char *name) {
     void *address = library.getAddressOfSymbol(name);
     if (!address)
-      fail(llvm::Twine("--backend=cuda: ") + runtimePath + " has no '" +
-           name + "'");
+      fail(llvm::Twine("--backend=cuda: ") + runtimePath + " has no '" + name +
+           "'");
     return address;
   };
   cudaAlloc = reinterpret_cast<CudaAlloc>(symbol("mgpuMemAlloc"));
@@ -366,8 +359,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
     auto stop = std::chrono::steady_clock::now();
     measured.seconds.push_back(
         std::chrono::duration<double>(stop - start).count());
-    measured.peakBytes =
-        std::max(measured.peakBytes, runtime.peakBytes());
+    measured.peakBytes = std::max(measured.peakBytes, runtime.peakBytes());
 
     // Read the results, checksum them, and free what the call allocated.
     size_t word = 0;
@@ -516,13 +508,14 @@ int runTool(int argc, char **argv) {
   Signature signature{argTypes, resultTypes};
 
   SmallVector<StringRef> budgets;
-  StringRef(rematFlags.budget).split(budgets, ',', /*MaxSplit=*/-1,
-                               /*KeepEmpty=*/false);
+  StringRef(rematFlags.budget)
+      .split(budgets, ',', /*MaxSplit=*/-1,
+             /*KeepEmpty=*/false);
   if (!compare) {
     if (budgets.size() > 1)
       fail("several budgets need --compare");
-    Measurement measured =
-        *compileAndRun(*module, signature, rematFlags.budget, rematFlags.report);
+    Measurement measured = *compileAndRun(*module, signature, rematFlags.budget,
+                                          rematFlags.report);
     llvm::outs() << llvm::formatv(
         "ckpt-run: @{0} on {1}, {2} iteration(s), seed {3}\n", entryName,
         backend, iterations, seed.getValue());
@@ -542,8 +535,7 @@ int runTool(int argc, char **argv) {
   std::string reportPath = rematFlags.report;
   llvm::SmallString<128> temporary;
   if (reportPath.empty()) {
-    if (llvm::sys::fs::createTemporaryFile("ckpt-run-remat", "json",
-                                           temporary))
+    if (llvm::sys::fs::createTemporaryFile("ckpt-run-remat", "json", temporary))
       fail("cannot create a temporary file for the remat report");
     reportPath = temporary.str().str();
   }
@@ -583,8 +575,8 @@ int runTool(int argc, char **argv) {
         "peak_bytes={3} budget_bytes={4} estimated_peak_bytes={5} "
         "recompute_count={6} extra_flops={7}\n",
         budget, figures.solver, remat->medianSeconds(), remat->peakBytes,
-        figures.budgetBytes, figures.estimatedPeakBytes,
-        figures.recomputeCount, figures.extraFlops);
+        figures.budgetBytes, figures.estimatedPeakBytes, figures.recomputeCount,
+        figures.extraFlops);
     llvm::outs() << llvm::formatv(
         "peak_ratio={0:f4} step_time_ratio={1:f3} flop_overhead={2:P} "
         "estimate_error={3:P} outputs_identical={4} within_budget={5}\n",

@@ -52,8 +52,9 @@ void buildRematPipeline(OpPassManager &pm, const RematPipelineOptions &options);
 /// they would sit on ops without results), One-Shot Bufferize with the
 /// options the memory analysis forecasts
 /// (`BufferizationForecast::getPipelineOptions`), `ckpt-lower-recompute`
-/// (recompute regions survive until here so nothing merges them back), then ownership-based deallocation with every free moved
-/// right after the buffer's last use (`optimize-allocation-liveness`).
+/// (recompute regions survive until here so nothing merges them back), then
+/// ownership-based deallocation with every free moved right after the buffer's
+/// last use (`optimize-allocation-liveness`).
 void buildBufferizationPipeline(OpPassManager &pm);
 
 /// Options both lowering pipelines share: the tensor stage, an optional

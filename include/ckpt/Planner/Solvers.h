@@ -178,8 +178,7 @@ public:
   static char ID;
 
   InfeasibleBudgetError(uint64_t budgetBytes, std::string solverName,
-                        uint64_t smallestPeakBytes,
-                        uint64_t workingBudgetBytes,
+                        uint64_t smallestPeakBytes, uint64_t workingBudgetBytes,
                         uint64_t baselinePeakBytes)
       : budgetBytes(budgetBytes), solverName(std::move(solverName)),
         smallestPeakBytes(smallestPeakBytes),

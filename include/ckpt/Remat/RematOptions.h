@@ -21,9 +21,9 @@ namespace mlir::ckpt {
 
 /// The options of `ckpt-remat` (see RematOptions.def).
 struct RematOptions {
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
   TYPE FIELD = DEFAULT;
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
   SmallVector<TYPE> FIELD;
 #include "ckpt/Remat/RematOptions.def"
 };
@@ -54,44 +54,53 @@ struct RematOptionInfo {
 /// Every option, in RematOptions.def's order.
 ArrayRef<RematOptionInfo> getRematOptionInfos();
 
+/// The values of `fields`, an object with a pass option (`Option<T>`,
+/// `ListOption<T>`) of each name (the pass, the pipelines' option groups).
+template <typename Fields>
+RematOptions collectRematOptions(const Fields &fields) {
+  RematOptions options;
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
+  options.FIELD = fields.FIELD;
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
+  options.FIELD.assign(fields.FIELD.begin(), fields.FIELD.end());
+#include "ckpt/Remat/RematOptions.def"
+  return options;
+}
+
+/// Sets the pass options of `fields` (as for collectRematOptions) to
+/// `options`.
+template <typename Fields>
+void assignRematOptions(Fields &fields, const RematOptions &options) {
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
+  fields.FIELD = options.FIELD;
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
+  fields.FIELD = ArrayRef<TYPE>(options.FIELD);
+#include "ckpt/Remat/RematOptions.def"
+}
+
 /// The remat options as pass-pipeline options of `Owner`: with the keys of
 /// the pass (`ckpt-remat-pipeline`) or prefixed with `remat-` (the lowering
 /// pipelines).
-template <bool Prefixed>
-struct RematPipelineOptionGroup {
+template <bool Prefixed> struct RematPipelineOptionGroup {
   explicit RematPipelineOptionGroup(mlir::detail::PassOptions &owner)
       : owner(owner) {}
 
   /// The values as the pass takes them.
-  RematOptions get() const {
-    RematOptions options;
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
-  options.FIELD = FIELD;
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
-  options.FIELD.assign(FIELD.begin(), FIELD.end());
-#include "ckpt/Remat/RematOptions.def"
-    return options;
-  }
+  RematOptions get() const { return collectRematOptions(*this); }
 
   /// Sets every value from `options`.
-  void set(const RematOptions &options) {
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
-  FIELD = options.FIELD;
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
-  FIELD = ArrayRef<TYPE>(options.FIELD);
-#include "ckpt/Remat/RematOptions.def"
-  }
+  void set(const RematOptions &options) { assignRematOptions(*this, options); }
 
 private:
   mlir::detail::PassOptions &owner;
 
 public:
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
-  mlir::detail::PassOptions::Option<TYPE> FIELD{                              \
-      owner, Prefixed ? "remat-" KEY : KEY, llvm::cl::desc(DESCRIPTION),      \
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
+  mlir::detail::PassOptions::Option<TYPE> FIELD{                               \
+      owner, Prefixed ? "remat-" KEY : KEY, llvm::cl::desc(DESCRIPTION),       \
       llvm::cl::init(DEFAULT)};
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                 \
-  mlir::detail::PassOptions::ListOption<TYPE> FIELD{                          \
+#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
+  mlir::detail::PassOptions::ListOption<TYPE> FIELD{                           \
       owner, Prefixed ? "remat-" KEY : KEY, llvm::cl::desc(DESCRIPTION)};
 #include "ckpt/Remat/RematOptions.def"
 };
@@ -107,7 +116,7 @@ struct RematCommandLineFlags {
   RematOptions get(StringRef entry) const {
     RematOptions options;
     options.functions.push_back(entry.str());
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
   options.FIELD = FIELD;
 #define CKPT_REMAT_PASS_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)
 #include "ckpt/Remat/RematOptions.def"
@@ -118,7 +127,7 @@ private:
   llvm::cl::OptionCategory &category;
 
 public:
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)             \
+#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
   llvm::cl::opt<TYPE> FIELD{"remat-" KEY, llvm::cl::desc(DESCRIPTION),         \
                             llvm::cl::init(DEFAULT), llvm::cl::cat(category)};
 #define CKPT_REMAT_PASS_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)

@@ -101,8 +101,8 @@ NB_MODULE(_ckpt, m) {
         // Exactly one of the callbacks is called: the result or the error.
         std::string result;
         MlirLogicalResult status =
-            ckptPlanGraph(toRef(graph), toRef(budget), toRef(solver),
-                          timeLimit, append, append, &result);
+            ckptPlanGraph(toRef(graph), toRef(budget), toRef(solver), timeLimit,
+                          append, append, &result);
         if (mlirLogicalResultIsFailure(status)) {
           PyErr_SetString(errorType, result.c_str());
           throw nb::python_error();

@@ -95,7 +95,8 @@ unsigned mlir::ckpt::expandCheckpoints(func::FuncOp func) {
 namespace {
 
 struct ExpandCheckpointsPass
-    : public mlir::ckpt::impl::ExpandCheckpointsPassBase<ExpandCheckpointsPass> {
+    : public mlir::ckpt::impl::ExpandCheckpointsPassBase<
+          ExpandCheckpointsPass> {
   void runOnOperation() override {
     if (!getOperation().getBody().empty())
       expandCheckpoints(getOperation());
