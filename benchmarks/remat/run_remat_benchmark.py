@@ -54,14 +54,26 @@ def generate(build, name, directory):
 
 
 def compare(build, path, budget, solver, iterations):
-    """One ckpt-run --compare; a dict of its figures, or the error line."""
+    """One ckpt-run --compare; a dict of its figures, or of the error: its
+    line and, for an infeasible budget, the smallest peak ckpt-remat's report
+    states."""
+    report = path + f".{budget}.{solver}.report.json"
     command = [os.path.join(build, "bin", "ckpt-run"), path, "--entry=loss_grad",
                f"--iterations={iterations}", "--compare",
-               f"--remat-budget={budget}", f"--remat-solver={solver}"]
+               f"--remat-budget={budget}", f"--remat-solver={solver}",
+               f"--remat-report={report}"]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         errors = [l for l in result.stderr.splitlines() if "error:" in l]
-        return {"error": errors[0] if errors else result.stderr.strip()}
+        failure = {"error": errors[0] if errors else result.stderr.strip()}
+        try:
+            with open(report) as f:
+                error = next(f["error"] for f in json.load(f)["functions"] if "error" in f)
+            if error["kind"] == "infeasible-budget":
+                failure["smallest_peak_bytes"] = error["smallest_peak_bytes"]
+        except (OSError, ValueError, KeyError, StopIteration):
+            pass
+        return failure
     figures = {}
     for line in result.stdout.splitlines()[1:4]:
         prefix = line.split(":", 1)[0] if line.startswith(("baseline:", "remat:")) else ""
@@ -76,9 +88,8 @@ def percent(text):
 
 def row(label, budget, figures):
     if "error" in figures:
-        message = figures["error"]
-        found = re.search(r"smallest peak found, (\d+) bytes", message)
-        note = f"infeasible (smallest peak found {found.group(1)} B)" if found else message
+        note = (f"infeasible (smallest peak found {figures['smallest_peak_bytes']} B)"
+                if "smallest_peak_bytes" in figures else figures["error"])
         return f"| {label} | {budget} | {note} | | | | |"
     return ("| {label} | {budget} | {peak} | {ratio:.3f} | {flops:.1%} | {time:.3f} | {same} |"
             .format(label=label, budget=budget, peak=figures["remat_peak_bytes"],

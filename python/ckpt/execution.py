@@ -43,13 +43,37 @@ class RunResult:
     report: dict = None
 
 
+class BuildError(RuntimeError):
+    """ckpt-compile failed; the message holds its diagnostics. `kind` is
+    what ckpt-remat's report says of the failure (`infeasible-budget`: no
+    schedule found meets the budget; None for other failures) and
+    `smallest_peak_bytes` the smallest peak found, for infeasible budgets."""
+
+    def __init__(self, message, error=None):
+        super().__init__(message)
+        error = error or {}
+        self.kind = error.get("kind")
+        self.smallest_peak_bytes = error.get("smallest_peak_bytes")
+
+
+def _report_error(path):
+    """The `error` object ckpt-remat's report at `path` holds, if any."""
+    try:
+        with open(path) as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return next((f["error"] for f in report.get("functions", []) if "error" in f), None)
+
+
 def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=None,
         solver="auto", policy=None, build=None):
     """Compiles `entry` of `module` (MLIR text) for `backend` (`cpu` or
     `cuda`), rematerialized to `budget` when given, runs it `iterations`
     times on `inputs` (numpy arrays or torch tensors; default: ckpt-run's
     inputs for `seed`) and returns a RunResult. Compilation errors raise
-    RuntimeError with ckpt-compile's diagnostics."""
+    BuildError (a RuntimeError) with ckpt-compile's diagnostics and, for a
+    budget no schedule meets, its kind and the smallest peak found."""
     if iterations < 1:
         raise ValueError("iterations must be at least 1")
     with tempfile.TemporaryDirectory(prefix="ckpt-run-") as work:
@@ -67,7 +91,8 @@ def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=
                 command.append(f"--remat-policy={policy}")
         compiled = subprocess.run(command, capture_output=True, text=True)
         if compiled.returncode != 0:
-            raise RuntimeError(compiled.stderr.strip() or "ckpt-compile failed")
+            raise BuildError(compiled.stderr.strip() or "ckpt-compile failed",
+                             _report_error(report_path))
         report = None
         if budget is not None:
             with open(report_path) as f:

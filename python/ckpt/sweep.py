@@ -14,12 +14,11 @@ marks the point `--remat-budget=auto` picks (the knee of the trade-off).
 
 import argparse
 import json
-import re
 import sys
 
 import numpy
 
-from .execution import run
+from .execution import BuildError, run
 
 
 def parse_budgets(text):
@@ -64,12 +63,11 @@ def sweep(module, entry, budgets, solver="auto", iterations=3, backend="cpu", bu
             result = run(module, entry, backend=backend, iterations=iterations,
                          budget=None if budget == "none" else budget, solver=solver,
                          build=build)
-        except RuntimeError as error:
-            if "below the smallest peak found" not in str(error):
+        except BuildError as error:
+            if error.kind != "infeasible-budget":
                 raise
-            found = re.search(r"smallest peak found, (\d+) bytes", str(error))
-            row["infeasible"] = (f"below the smallest peak found, {found.group(1)} bytes"
-                                 if found else str(error).strip().splitlines()[0])
+            row["infeasible"] = (f"below the smallest peak found, "
+                                 f"{error.smallest_peak_bytes} bytes")
             rows.append(row)
             continue
         row.update(peak_bytes=result.peak_bytes, step_time_s=result.step_time_s)
