@@ -394,47 +394,11 @@ void TimelineBuilder::classifyPhases(func::FuncOp func) {
   std::optional<DenseSet<Operation *>> backwardOps = findBackwardOps(func);
   timeline.phaseMarkers = backwardOps.has_value();
   for (auto [point, op] : llvm::enumerate(timeline.programPoints)) {
-    bool backward = backwardOps ? backwardOps->contains(op)
-                                : point > timeline.peakPoint;
+    bool backward =
+        backwardOps ? backwardOps->contains(op) : point > timeline.peakPoint;
     timeline.phases[point] =
         backward ? StepPhase::Backward : StepPhase::Forward;
   }
-}
-
-std::optional<DenseSet<Operation *>>
-mlir::ckpt::findBackwardOps(func::FuncOp func) {
-  DenseSet<Value> backwardValues;
-  for (BlockArgument arg : func.getArguments())
-    if (func.getArgAttr(arg.getArgNumber(), CkptDialect::getTangentAttrName()))
-      backwardValues.insert(arg);
-  bool anyPhaseAttr = false;
-  func.walk([&](Operation *op) {
-    anyPhaseAttr |= static_cast<bool>(
-        op->getAttrOfType<PhaseAttr>(CkptDialect::getPhaseAttrName()));
-  });
-  if (!anyPhaseAttr && backwardValues.empty())
-    return std::nullopt;
-
-  DenseSet<Operation *> backward;
-  for (Operation &op : func.getBody().front()) {
-    bool isBackward = false;
-    if (auto attr =
-            op.getAttrOfType<PhaseAttr>(CkptDialect::getPhaseAttrName()))
-      isBackward = attr.getValue() == Phase::Backward;
-    else
-      // Any value used inside the op (its operands or captured by its
-      // regions) that comes from the backward pass makes it backward.
-      op.walk([&](Operation *inner) {
-        for (Value operand : inner->getOperands())
-          isBackward |= backwardValues.contains(operand);
-      });
-    if (isBackward) {
-      backward.insert(&op);
-      for (Value result : op.getResults())
-        backwardValues.insert(result);
-    }
-  }
-  return backward;
 }
 
 void TimelineBuilder::markSavedActivations() {

@@ -183,23 +183,16 @@ MlirLogicalResult ckptPlanGraph(MlirStringRef graphJSON, MlirStringRef budget,
     deliver(error, message.str(), userData);
     return mlirLogicalResultFailure();
   };
-  llvm::Expected<BudgetRequest> parsedBudget =
-      parseBudgetRequest(unwrap(budget));
-  if (!parsedBudget)
-    return fail(llvm::toString(parsedBudget.takeError()));
-  llvm::Expected<SolverSpec> parsedSolver = parseSolverSpec(unwrap(solver));
-  if (!parsedSolver)
-    return fail(llvm::toString(parsedSolver.takeError()));
-  if (!(timeLimitSeconds > 0))
-    return fail("the time limit must be a positive number of seconds");
+  llvm::Expected<PlanRequest> request =
+      parsePlanRequest(unwrap(budget), unwrap(solver), timeLimitSeconds);
+  if (!request)
+    return fail(llvm::toString(request.takeError()));
   llvm::Expected<RematProblem> problem = parseGraphJSON(unwrap(graphJSON));
   if (!problem)
     return fail("in the graph: " + llvm::toString(problem.takeError()));
-  uint64_t budgetBytes = resolveBudgetBytes(*problem, *parsedBudget);
-  SolverOptions options;
-  options.timeLimitSeconds = timeLimitSeconds;
+  uint64_t budgetBytes = 0;
   llvm::Expected<PlanResult> plan =
-      planRemat(*problem, budgetBytes, *parsedSolver, options);
+      planRequest(*problem, *request, budgetBytes);
   if (!plan)
     return fail(llvm::toString(plan.takeError()));
   deliver(

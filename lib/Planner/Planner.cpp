@@ -155,6 +155,32 @@ uint64_t ckpt::planner::resolveBudgetBytes(const RematProblem &problem,
   llvm_unreachable("unknown budget kind");
 }
 
+llvm::Expected<PlanRequest>
+ckpt::planner::parsePlanRequest(llvm::StringRef budget, llvm::StringRef solver,
+                                double timeLimitSeconds) {
+  PlanRequest request;
+  llvm::Expected<BudgetRequest> parsedBudget = parseBudgetRequest(budget);
+  if (!parsedBudget)
+    return parsedBudget.takeError();
+  request.budget = *parsedBudget;
+  llvm::Expected<SolverSpec> parsedSolver = parseSolverSpec(solver);
+  if (!parsedSolver)
+    return parsedSolver.takeError();
+  request.solver = *parsedSolver;
+  if (!(timeLimitSeconds > 0))
+    return llvm::createStringError(
+        "--time-limit must be a positive number of seconds");
+  request.options.timeLimitSeconds = timeLimitSeconds;
+  return request;
+}
+
+llvm::Expected<PlanResult>
+ckpt::planner::planRequest(const RematProblem &problem,
+                           const PlanRequest &request, uint64_t &budgetBytes) {
+  budgetBytes = resolveBudgetBytes(problem, request.budget);
+  return planRemat(problem, budgetBytes, request.solver, request.options);
+}
+
 llvm::Expected<PlanResult>
 ckpt::planner::planRemat(const RematProblem &problem, uint64_t budgetBytes,
                          const SolverSpec &spec, const SolverOptions &options) {

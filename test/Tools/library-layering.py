@@ -10,7 +10,7 @@ Usage: library-layering.py DOT_FILE
 import re
 import sys
 
-ROOTS = ("CkptRemat", "CkptPlanner", "CkptAnalysis", "CkptDialect")
+ROOTS = ("CkptRemat", "CkptDialectTransforms", "CkptPlanner", "CkptAnalysis", "CkptDialect")
 FORBIDDEN = re.compile(r"^MLIR(GPU|LLVM|NVVM)")
 
 

@@ -108,14 +108,10 @@ int runTool(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "ckpt rematerialization planner on a graph file\n");
 
-  llvm::Expected<BudgetRequest> budget = parseBudgetRequest(budgetText);
-  if (!budget)
-    return fail(llvm::toString(budget.takeError()));
-  llvm::Expected<SolverSpec> solver = parseSolverSpec(solverText);
-  if (!solver)
-    return fail(llvm::toString(solver.takeError()));
-  if (!(timeLimitSeconds > 0))
-    return fail("--time-limit must be a positive number of seconds");
+  llvm::Expected<PlanRequest> request =
+      parsePlanRequest(budgetText, solverText, timeLimitSeconds);
+  if (!request)
+    return fail(llvm::toString(request.takeError()));
 
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(graphPath, /*IsText=*/true);
@@ -129,12 +125,9 @@ int runTool(int argc, char **argv) {
 
   uint64_t baselinePeak = baselinePeakBytes(*problem);
   uint64_t baselineCost = problem->totalComputeCostUnits();
-  uint64_t budgetBytes = resolveBudgetBytes(*problem, *budget);
-
-  SolverOptions options;
-  options.timeLimitSeconds = timeLimitSeconds;
+  uint64_t budgetBytes = 0;
   llvm::Expected<PlanResult> plan =
-      planRemat(*problem, budgetBytes, *solver, options);
+      planRequest(*problem, *request, budgetBytes);
   if (!plan)
     return fail(llvm::toString(plan.takeError()));
 

@@ -10,6 +10,8 @@
 #ifndef CKPT_ANALYSIS_ACTIVATIONTIMELINE_H
 #define CKPT_ANALYSIS_ACTIVATIONTIMELINE_H
 
+#include "ckpt/Dialect/Ckpt/IR/Phases.h"
+
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -177,13 +179,6 @@ private:
 
   friend class TimelineBuilder;
 };
-
-/// The ops of the body of `func` in the backward pass, from its phase
-/// markers: an op marked `ckpt.phase = backward`, or unmarked and using (in
-/// its operands or inside its regions) a `ckpt.tangent` argument or a result
-/// of a backward op. std::nullopt when the function has no markers (no
-/// `ckpt.phase` on any op, no `ckpt.tangent` argument).
-std::optional<DenseSet<Operation *>> findBackwardOps(func::FuncOp func);
 
 } // namespace mlir::ckpt
 

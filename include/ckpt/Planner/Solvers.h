@@ -216,6 +216,27 @@ llvm::Expected<PlanResult> planRemat(const RematProblem &problem,
 /// feasible peak.
 uint64_t smallestFeasiblePeakFound(const RematProblem &problem);
 
+/// A planning request in the planner's grammars, as ckpt-plan and the C API
+/// take it: a budget, a solver and the ILP's time limit.
+struct PlanRequest {
+  BudgetRequest budget;
+  SolverSpec solver;
+  SolverOptions options;
+};
+
+/// Parses \p budget (parseBudgetRequest) and \p solver (parseSolverSpec)
+/// and checks that \p timeLimitSeconds is positive (`--time-limit must be a
+/// positive number of seconds`); the error is the first one found.
+llvm::Expected<PlanRequest> parsePlanRequest(llvm::StringRef budget,
+                                             llvm::StringRef solver,
+                                             double timeLimitSeconds);
+
+/// Resolves \p request's budget on \p problem (into \p budgetBytes) and
+/// plans there with planRemat.
+llvm::Expected<PlanResult> planRequest(const RematProblem &problem,
+                                       const PlanRequest &request,
+                                       uint64_t &budgetBytes);
+
 /// The budget \p request stands for on \p problem, in bytes: a memory
 /// budget resolved against the baseline peak, `min` as
 /// smallestFeasiblePeakFound, `auto` as the peak at the knee of

@@ -8,8 +8,8 @@
 #include "ckpt/Dialect/Ckpt/Transforms/CheckpointExpansion.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 
-#include "ckpt/Analysis/ActivationTimeline.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/IR/Phases.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
