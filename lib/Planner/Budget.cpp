@@ -126,15 +126,9 @@ ckpt::planner::parseMemoryBudget(llvm::StringRef text) {
 }
 
 llvm::StringRef BudgetRequest::rule() const {
-  switch (kind) {
-  case Kind::Memory:
-    return "given";
-  case Kind::Minimum:
-    return "min";
-  case Kind::Knee:
-    return "auto";
-  }
-  llvm_unreachable("unknown budget kind");
+  // In the order of Kind.
+  static constexpr llvm::StringLiteral rules[] = {"given", "min", "auto"};
+  return rules[static_cast<unsigned>(kind)];
 }
 
 llvm::Expected<BudgetRequest>
