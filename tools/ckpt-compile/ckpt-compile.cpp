@@ -194,8 +194,10 @@ int runTool(int argc, char **argv) {
       argc, argv,
       "ckpt-compile: ahead-of-time build of a (rematerialized) training "
       "step\n");
-  if (backend != "cpu" && backend != "cuda")
-    fail("--backend=" + backend + " is not one of cpu, cuda");
+  if (llvm::Expected<mlir::ckpt::tools::Backend> parsed =
+          mlir::ckpt::tools::parseBackend(backend);
+      !parsed)
+    fail(llvm::toString(parsed.takeError()));
   bool cuda = backend == "cuda";
 #ifndef CKPT_CUDA_RUNTIME_STATIC_LIBRARY
   if (cuda)

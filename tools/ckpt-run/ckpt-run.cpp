@@ -475,8 +475,10 @@ int runTool(int argc, char **argv) {
       argc, argv,
       "ckpt-run: run a function on deterministic inputs and report time, "
       "peak bytes and output checksums\n");
-  if (backend != "cpu" && backend != "cuda")
-    fail("--backend=" + backend + " is not one of cpu, cuda");
+  if (llvm::Expected<ckpt::tools::Backend> parsed =
+          ckpt::tools::parseBackend(backend);
+      !parsed)
+    fail(llvm::toString(parsed.takeError()));
   if (gpuMapping && backend != "cpu")
     fail("--gpu-mapping runs the GPU mapping on the CPU: it needs "
          "--backend=cpu");

@@ -8,6 +8,17 @@
 
 using namespace mlir;
 
+llvm::Expected<ckpt::tools::Backend>
+ckpt::tools::parseBackend(llvm::StringRef text) {
+  if (text == "cpu")
+    return Backend::Cpu;
+  if (text == "cuda")
+    return Backend::Cuda;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "--backend=" + text +
+                                     " is not one of cpu, cuda");
+}
+
 llvm::Expected<ckpt::tools::EntryModule>
 ckpt::tools::loadEntryModule(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                              llvm::StringRef path, llvm::StringRef entryName) {
@@ -44,8 +55,8 @@ ckpt::tools::loadEntryModule(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     }
     return llvm::Error::success();
   };
-  if (llvm::Error failure = collect(loaded.entry.getArgumentTypes(),
-                                    "argument", loaded.arguments))
+  if (llvm::Error failure = collect(loaded.entry.getArgumentTypes(), "argument",
+                                    loaded.arguments))
     return std::move(failure);
   if (llvm::Error failure =
           collect(loaded.entry.getResultTypes(), "result", loaded.results))

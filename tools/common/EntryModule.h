@@ -16,6 +16,12 @@
 
 namespace mlir::ckpt::tools {
 
+/// Where ckpt-run and ckpt-compile build and run the entry.
+enum class Backend { Cpu, Cuda };
+
+/// Parses `--backend` (`cpu` or `cuda`); the error names the accepted values.
+llvm::Expected<Backend> parseBackend(llvm::StringRef text);
+
 /// A module read from a file and its entry function.
 struct EntryModule {
   OwningOpRef<ModuleOp> module;
