@@ -106,6 +106,9 @@ config.substitutions.append(
 # needed): tests that link host code against it need it.
 if config.ckpt_cuda_runtime_built:
     config.available_features.add("cuda-runtime")
+# libckpt_blas_runtime (OpenBLAS): ckpt-cpu-pipeline{gemm=blas} and --gemm=blas.
+if config.ckpt_blas_runtime_built:
+    config.available_features.add("blas")
     config.substitutions.append(("%cuda_lib_dir", config.cuda_library_dir))
     config.substitutions.append(
         ("%cuda_stub_dir", os.path.join(config.cuda_library_dir, "stubs")))

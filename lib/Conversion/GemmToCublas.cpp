@@ -6,17 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmCalls.h"
+
 #include "ckpt/Conversion/Passes.h"
-
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/Support/DebugLog.h"
-
-#define DEBUG_TYPE "ckpt-gemm-to-cublas"
 
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_GEMMTOCUBLASPASS
@@ -27,225 +19,24 @@ using namespace mlir;
 
 namespace {
 
-/// A contraction the runtime's GEMMs compute: which runtime function, and
-/// whether A and B are stored transposed.
-struct GemmMatch {
-  std::string callee;
-  bool transA = false;
-  bool transB = false;
-  /// The runtime's A is the op's second input and B its first (the op
-  /// writes the product transposed, as ckpt-autodiff's matmul gradients do).
-  bool swapInputs = false;
-};
-
-/// Loop-dimension positions of the results of `map` (all plain dimensions).
-std::optional<SmallVector<unsigned>> dimPositions(AffineMap map) {
-  SmallVector<unsigned> dims;
-  for (AffineExpr expr : map.getResults()) {
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim)
-      return std::nullopt;
-    dims.push_back(dim.getPosition());
-  }
-  return dims;
-}
-
-/// Whether an operand indexed by `dims` is (batch..., first, second) or
-/// (batch..., second, first); sets `transposed` accordingly.
-bool matchOperand(ArrayRef<unsigned> dims, ArrayRef<unsigned> batch,
-                  unsigned first, unsigned second, bool &transposed) {
-  if (dims.size() != batch.size() + 2 || dims.take_front(batch.size()) != batch)
-    return false;
-  ArrayRef<unsigned> matrix = dims.drop_front(batch.size());
-  transposed = matrix[0] == second && matrix[1] == first;
-  return transposed || (matrix[0] == first && matrix[1] == second);
-}
-
-/// Unit innermost stride: the layout cuBLAS reads with a leading dimension.
-bool hasUnitInnerStride(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty())
-    return false;
-  return strides.back() == 1;
-}
-
-FailureOr<std::string> calleeFor(linalg::LinalgOp op, Type a, Type b, Type c,
-                                 bool batched, bool allowTF32) {
-  std::string prefix = batched ? "ckpt_cuda_batch_gemm_" : "ckpt_cuda_gemm_";
-  if (a.isF32() && b.isF32() && c.isF32())
-    return prefix + (allowTF32 ? "tf32" : "f32");
-  if (a.isBF16() && b.isBF16() && c.isF32())
-    return prefix + "bf16_f32";
-  if (a.isBF16() && b.isBF16() && c.isBF16())
-    return prefix + "bf16";
-  return failure();
-}
-
-FailureOr<GemmMatch> matchGemm(linalg::LinalgOp op, bool allowTF32) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
-    return failure();
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->batch.size() > 1 || dims->m.size() != 1 ||
-      dims->n.size() != 1 || dims->k.size() != 1 ||
-      op.getNumLoops() != 3 + dims->batch.size())
-    return failure();
-
-  OpOperand *aOperand = op.getDpsInputOperand(0);
-  OpOperand *bOperand = op.getDpsInputOperand(1);
-  OpOperand *cOperand = op.getDpsInitOperand(0);
-  auto aType = dyn_cast<MemRefType>(aOperand->get().getType());
-  auto bType = dyn_cast<MemRefType>(bOperand->get().getType());
-  auto cType = dyn_cast<MemRefType>(cOperand->get().getType());
-  if (!aType || !bType || !cType || !hasUnitInnerStride(aType) ||
-      !hasUnitInnerStride(bType) || !hasUnitInnerStride(cType))
-    return failure();
-
-  auto aDims = dimPositions(op.getMatchingIndexingMap(aOperand));
-  auto bDims = dimPositions(op.getMatchingIndexingMap(bOperand));
-  auto cDims = dimPositions(op.getMatchingIndexingMap(cOperand));
-  if (!aDims || !bDims || !cDims)
-    return failure();
-  SmallVector<unsigned> batch(dims->batch.begin(), dims->batch.end());
-  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
-  GemmMatch match;
-  bool cTransposed = false;
-  if (!matchOperand(*aDims, batch, m, k, match.transA) ||
-      !matchOperand(*bDims, batch, k, n, match.transB) ||
-      !matchOperand(*cDims, batch, m, n, cTransposed))
-    return failure();
-  if (cTransposed) {
-    // C stored as (n, m) is the product of the inputs taken the other way
-    // round: C = op(B') op(A') with B' the second input, A' the first.
-    std::swap(m, n);
-    match.swapInputs = true;
-    if (!matchOperand(*bDims, batch, m, k, match.transA) ||
-        !matchOperand(*aDims, batch, k, n, match.transB))
-      return failure();
-  }
-
-  FailureOr<std::string> callee =
-      calleeFor(op, aType.getElementType(), bType.getElementType(),
-                cType.getElementType(), !batch.empty(), allowTF32);
-  if (failed(callee))
-    return failure();
-  match.callee = *callee;
-  return match;
-}
-
-/// `memref<?x?xT, strided<[?, ?], offset: ?>>` of `rank`: the one argument
-/// type of each runtime GEMM, whatever the static shape and layout.
-MemRefType dynamicStridedType(MemRefType type) {
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
-  auto layout =
-      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, dynamic);
-  return MemRefType::get(dynamic, type.getElementType(), layout,
-                         type.getMemorySpace());
-}
-
-/// Declares `name` (private, C interface) in `module` unless it exists.
-func::FuncOp getOrDeclare(OpBuilder &builder, ModuleOp module, StringRef name,
-                          FunctionType type) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
-  decl.setPrivate();
-  decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                builder.getUnitAttr());
-  return decl;
-}
-
-/// Simplifies the payload of `op`, a generic on buffers (folds such as
-/// `1.0 * x`, dead ops), and drops the inputs it no longer reads.
-/// Differentiated matmuls come out of ckpt-autodiff as generics that also
-/// take the forward's operands and compute `out + (1.0 * a) * b` next to
-/// dead products; this makes them the two-input contractions cuBLAS takes,
-/// and saves every other generic the loads of inputs it ignores.
-void simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics())
-    return;
-  GreedyRewriteConfig config;
-  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  (void)applyPatternsGreedily(op.getRegion(),
-                              RewritePatternSet(op.getContext()), config);
-  Block *body = op.getBody();
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
-  BitVector unused(body->getNumArguments());
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    if (body->getArgument(input->getOperandNumber()).use_empty()) {
-      unused.set(input->getOperandNumber());
-      continue;
-    }
-    inputs.push_back(input->get());
-    maps.push_back(op.getMatchingIndexingMap(input));
-  }
-  if (unused.none())
-    return;
-  for (OpOperand &init : op.getDpsInitsMutable())
-    maps.push_back(op.getMatchingIndexingMap(&init));
-  rewriter.setInsertionPoint(op);
-  auto simplified = linalg::GenericOp::create(
-      rewriter, op.getLoc(), TypeRange(), inputs, op.getDpsInits(), maps,
-      op.getIteratorTypesArray());
-  simplified->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-  rewriter.inlineRegionBefore(op.getRegion(), simplified.getRegion(),
-                              simplified.getRegion().end());
-  simplified.getBody()->eraseArguments(unused);
-  rewriter.eraseOp(op);
-}
-
 struct GemmToCublasPass
     : public mlir::ckpt::impl::GemmToCublasPassBase<GemmToCublasPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    IRRewriter rewriter(&getContext());
-    SmallVector<linalg::GenericOp> generics;
-    module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    for (linalg::GenericOp op : generics)
-      simplifyGeneric(rewriter, op);
-
-    SmallVector<std::pair<linalg::LinalgOp, GemmMatch>> gemms;
-    module.walk([&](linalg::LinalgOp op) {
-      FailureOr<GemmMatch> match = matchGemm(op, allowTF32);
-      if (succeeded(match))
-        gemms.emplace_back(op, *match);
-      else
-        LDBG() << "left to the code generator: " << *op;
-    });
-
-    for (auto &[op, match] : gemms) {
-      Location loc = op.getLoc();
-      rewriter.setInsertionPoint(op);
-      SmallVector<Value> operands = op->getOperands();
-      if (match.swapInputs)
-        std::swap(operands[0], operands[1]);
-      SmallVector<Value> args;
-      for (Value operand : operands) {
-        auto type = cast<MemRefType>(operand.getType());
-        args.push_back(memref::CastOp::create(
-            rewriter, loc, dynamicStridedType(type), operand));
-      }
-      args.push_back(arith::ConstantIntOp::create(rewriter, loc, match.transA,
-                                                  /*width=*/32));
-      args.push_back(arith::ConstantIntOp::create(rewriter, loc, match.transB,
-                                                  /*width=*/32));
-      auto type = rewriter.getFunctionType(ValueRange(args).getTypes(), {});
-      func::FuncOp callee = getOrDeclare(rewriter, module, match.callee, type);
-      if (callee.getFunctionType() != type) {
-        callee.emitError() << "'" << match.callee << "' is declared with type "
-                           << callee.getFunctionType() << ", expected " << type;
-        return signalPassFailure();
-      }
-      rewriter.replaceOpWithNewOp<func::CallOp>(op, callee, args);
-    }
+    ckpt::GemmLibrary cublas;
+    cublas.prefix = "ckpt_cuda_";
+    cublas.variant = [this](Type a, Type b, Type c) -> FailureOr<std::string> {
+      if (a.isF32() && b.isF32() && c.isF32())
+        return std::string(allowTF32 ? "tf32" : "f32");
+      if (a.isBF16() && b.isBF16() && c.isF32())
+        return std::string("bf16_f32");
+      if (a.isBF16() && b.isBF16() && c.isBF16())
+        return std::string("bf16");
+      return failure();
+    };
+    if (failed(ckpt::rewriteGemmsToCalls(getOperation(), cublas)))
+      signalPassFailure();
   }
 };
 

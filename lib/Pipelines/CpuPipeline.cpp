@@ -19,11 +19,26 @@
 
 using namespace mlir;
 
+LogicalResult
+mlir::ckpt::verifyCpuPipelineOptions(const CpuPipelineOptions &options,
+                                     std::string &message) {
+  if (options.gemm != "codegen" && options.gemm != "blas") {
+    message = "ckpt-cpu-pipeline: gemm must be 'codegen' or 'blas', got '" +
+              options.gemm.getValue() + "'";
+    return failure();
+  }
+  return success();
+}
+
 void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
   buildTensorAndRematStages(pm, options.fuseElementwise, options.remat.get());
 
   buildBufferizationPipeline(pm);
+  // GEMMs through BLAS after deallocation: C is written in place, so every
+  // buffer and free stays where the forecast has it.
+  if (options.gemm == "blas")
+    pm.addPass(ckpt::createGemmToBlasPass());
   if (options.gpuMapping) {
     // The kernels' block and thread loops (scf.parallel), run sequentially.
     pm.addPass(ckpt::createMapLinalgToGpuPass());
@@ -69,11 +84,24 @@ void mlir::ckpt::registerCkptPipelines() {
       "Prepare linalg on tensors and rematerialize to a memory budget "
       "(what ckpt-opt --remat-budget runs)",
       buildRematPipeline);
-  PassPipelineRegistration<CpuPipelineOptions>(
+  registerPassPipeline(
       "ckpt-cpu-pipeline",
       "Lower linalg on tensors (with ckpt ops) to the LLVM dialect for CPU "
       "execution, with every allocation counted by libckpt_runtime",
-      buildCpuPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CpuPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string message;
+        if (failed(verifyCpuPipelineOptions(options, message)))
+          return errorHandler(message);
+        buildCpuPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(CpuPipelineOptions());
+      });
   registerPassPipeline(
       "ckpt-gpu-pipeline",
       "Lower linalg on tensors (with ckpt ops) to an LLVM host module with "

@@ -67,11 +67,12 @@ def _report_error(path):
 
 
 def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=None,
-        solver="auto", policy=None, build=None):
+        solver="auto", policy=None, build=None, gemm="codegen"):
     """Compiles `entry` of `module` (MLIR text) for `backend` (`cpu` or
     `cuda`), rematerialized to `budget` when given, runs it `iterations`
     times on `inputs` (numpy arrays or torch tensors; default: ckpt-run's
-    inputs for `seed`) and returns a RunResult. Compilation errors raise
+    inputs for `seed`) and returns a RunResult. `gemm="blas"` runs the CPU
+    build's f32/f64 matmuls through OpenBLAS (ckpt-cpu-pipeline's gemm). Compilation errors raise
     BuildError (a RuntimeError) with ckpt-compile's diagnostics and, for a
     budget no schedule meets, its kind and the smallest peak found."""
     if iterations < 1:
@@ -83,6 +84,8 @@ def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=
         library = os.path.join(work, "libstep.so")
         command = [find_tool("ckpt-compile", build), source, f"--entry={entry}",
                    f"--backend={backend}", "--emit=lib", "-o", library]
+        if gemm != "codegen":
+            command.append(f"--gemm={gemm}")
         report_path = os.path.join(work, "report.json")
         if budget is not None:
             command += [f"--remat-budget={budget}", f"--remat-solver={solver}",

@@ -70,6 +70,11 @@ static cl::opt<std::string>
     chip("chip", cl::desc("GPU architecture of the cubins (--backend=cuda)"),
          cl::init("sm_90"), cl::cat(compileCategory));
 static cl::opt<std::string>
+    gemm("gemm",
+         cl::desc("--backend=cpu: how f32/f64 matmul-like ops run, 'codegen' "
+                  "(loops) or 'blas' (OpenBLAS, linked into the build)"),
+         cl::init("codegen"), cl::cat(compileCategory));
+static cl::opt<std::string>
     emit("emit",
          cl::desc("What to produce: exe (a driver that runs the entry like "
                   "ckpt-run), lib (a shared library with a C ABI and a "
@@ -204,6 +209,13 @@ int runTool(int argc, char **argv) {
     fail("--backend=cuda: this ckpt-compile was built without a CUDA "
          "toolkit (no libckpt_cuda_runtime to link)");
 #endif
+  if (gemm != "codegen" && (gemm != "blas" || cuda))
+    fail("--gemm=" + gemm + ": expected codegen, or blas with --backend=cpu");
+#ifndef CKPT_BLAS_RUNTIME_STATIC_LIBRARY
+  if (gemm == "blas")
+    fail("--gemm=blas: this ckpt-compile was built without OpenBLAS (no "
+         "libckpt_blas_runtime)");
+#endif
   if (emit != "exe" && emit != "lib" && emit != "obj")
     fail("--emit=" + emit + " is not one of exe, lib, obj");
 
@@ -277,6 +289,7 @@ int runTool(int argc, char **argv) {
   } else {
     mlir::ckpt::CpuPipelineOptions options;
     options.remat.set(remat);
+    options.gemm = gemm;
     mlir::ckpt::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(*module)))
@@ -364,6 +377,13 @@ int runTool(int argc, char **argv) {
   } else {
     link.push_back(
         mlir::ckpt::tools::locateRuntimeLibrary(CKPT_RUNTIME_STATIC_LIBRARY));
+#ifdef CKPT_BLAS_RUNTIME_STATIC_LIBRARY
+    // OpenBLAS stays a shared library of the system's (libopenblas0).
+    if (gemm == "blas")
+      link.insert(link.end(), {mlir::ckpt::tools::locateRuntimeLibrary(
+                                   CKPT_BLAS_RUNTIME_STATIC_LIBRARY),
+                               CKPT_OPENBLAS_LIBRARY});
+#endif
   }
   link.insert(link.end(), {"-lstdc++", "-lm", "-o", outputFilename});
   run(link);

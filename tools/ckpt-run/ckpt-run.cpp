@@ -68,6 +68,12 @@ static cl::opt<bool> gpuMapping(
              "CUDA pipeline does and run those loops on the CPU (checks the "
              "kernels' indexing and reductions without a GPU)"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<std::string>
+    gemm("gemm",
+         cl::desc("CPU backend: how f32/f64 matmul-like ops run, 'codegen' "
+                  "(loops) or 'blas' (OpenBLAS through libckpt_blas_runtime; "
+                  "ckpt-cpu-pipeline's gemm option)"),
+         cl::init("codegen"), cl::cat(runCategory));
 static cl::opt<unsigned> iterations("iterations",
                                     cl::desc("Timed runs (median reported)"),
                                     cl::init(5), cl::cat(runCategory));
@@ -192,6 +198,15 @@ RuntimeHooks getHostHooks() {
   hooks.peakBytes = ckpt_runtime_peak_bytes;
   hooks.reset = ckpt_runtime_reset;
   hooks.unknownFrees = ckpt_runtime_unknown_free_count;
+  if (gemm == "blas") {
+#ifdef CKPT_BLAS_RUNTIME_LIBRARY
+    hooks.libraries.push_back(
+        mlir::ckpt::tools::locateRuntimeLibrary(CKPT_BLAS_RUNTIME_LIBRARY));
+#else
+    fail("--gemm=blas: this ckpt-run was built without OpenBLAS (no "
+         "libckpt_blas_runtime)");
+#endif
+  }
   return hooks;
 }
 
@@ -280,6 +295,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
   } else {
     ckpt::CpuPipelineOptions pipelineOptions;
     pipelineOptions.remat.set(remat);
+    pipelineOptions.gemm = gemm;
     pipelineOptions.gpuMapping = gpuMapping;
     ckpt::buildCpuPipeline(pm, pipelineOptions);
   }
@@ -479,6 +495,8 @@ int runTool(int argc, char **argv) {
           ckpt::tools::parseBackend(backend);
       !parsed)
     fail(llvm::toString(parsed.takeError()));
+  if (gemm != "codegen" && (gemm != "blas" || backend != "cpu"))
+    fail("--gemm=" + gemm + ": expected codegen, or blas with --backend=cpu");
   if (gpuMapping && backend != "cpu")
     fail("--gpu-mapping runs the GPU mapping on the CPU: it needs "
          "--backend=cpu");

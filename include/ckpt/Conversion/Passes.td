@@ -55,6 +55,38 @@ def GemmToCublasPass : Pass<"ckpt-gemm-to-cublas", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def GemmToBlasPass : Pass<"ckpt-gemm-to-blas", "mlir::ModuleOp"> {
+  let summary = "Turn matmul-like linalg ops on memrefs into BLAS calls";
+  let description = [{
+    The CPU counterpart of `ckpt-gemm-to-cublas`, with the same matcher and
+    the same simplification of generics first: every plain contraction on
+    memrefs (`linalg.matmul`, `linalg.batch_matmul`, generics with the same
+    multiply-add body, transposed operands or product) with element types
+    f32 x f32 -> f32 or f64 x f64 -> f64 becomes a call to a GEMM of
+    `libckpt_blas_runtime` (`ckpt_cpu_gemm_f32`, `_f64`,
+    `ckpt_cpu_batch_gemm_*`), which runs CBLAS (OpenBLAS):
+    `C += op(A) op(B)`, C written in place. Nothing is allocated, so the
+    memory forecast and the measured peak are those of the loops it
+    replaces. Anything else (bf16, a fused prologue, several K dimensions)
+    is left to the loops. `ckpt-cpu-pipeline{gemm=blas}` runs it after
+    deallocation.
+
+    Example:
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
+                  outs(%c : memref<64x16xf32>)
+    // becomes
+    %0 = memref.cast %a : memref<64x32xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+    ...
+    call @ckpt_cpu_gemm_f32(%0, %1, %2, %c0_i32, %c0_i32) : (...) -> ()
+    ```
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def DeviceAllocationsPass : Pass<"ckpt-device-allocations"> {
   let summary = "Turn host buffer allocations into GPU allocations";
   let description = [{

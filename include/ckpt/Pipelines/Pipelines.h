@@ -91,7 +91,18 @@ struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {
                      "those loops on the CPU: checks the kernels' indexing and "
                      "reductions without a GPU"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<std::string> gemm{
+      *this, "gemm",
+      llvm::cl::desc("How f32/f64 matmul-like ops run: 'codegen' (loops) or "
+                     "'blas' (ckpt-gemm-to-blas: OpenBLAS calls in "
+                     "libckpt_blas_runtime)"),
+      llvm::cl::init("codegen")};
 };
+
+/// Checks the option values of `ckpt-cpu-pipeline` that have a fixed set of
+/// accepted forms; the message names the accepted forms.
+LogicalResult verifyCpuPipelineOptions(const CpuPipelineOptions &options,
+                                       std::string &message);
 
 /// Builds the CPU pipeline: linalg on tensors (with ckpt ops) down to the LLVM
 /// dialect, JIT-runnable with mlir-runner. After the tensor preparation,

@@ -12,6 +12,7 @@
 #ifndef CKPT_RUNTIME_CKPTCUDARUNTIME_H
 #define CKPT_RUNTIME_CKPTCUDARUNTIME_H
 
+#include "ckpt/Runtime/MemRefDescriptors.h"
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -69,24 +70,6 @@ int64_t ckpt_cuda_held_peak_bytes(void);
  * Variants: `f32` (fp32 inputs, fp32 math), `tf32` (fp32 inputs and output,
  * TF32 tensor-core math), `bf16_f32` (bf16 inputs, fp32 output and math),
  * `bf16` (bf16 inputs and output, fp32 math). */
-
-/** A rank-2 memref descriptor as MLIR lays it out. */
-typedef struct CkptMemRef2D {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
-} CkptMemRef2D;
-
-/** A rank-3 memref descriptor (leading batch dimension). */
-typedef struct CkptMemRef3D {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[3];
-  int64_t strides[3];
-} CkptMemRef3D;
 
 void _mlir_ciface_ckpt_cuda_gemm_f32(CkptMemRef2D *a, CkptMemRef2D *b,
                                      CkptMemRef2D *c, int32_t transA,

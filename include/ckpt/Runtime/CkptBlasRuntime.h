@@ -1,0 +1,41 @@
+/*===- CkptBlasRuntime.h - BLAS GEMMs for the CPU pipeline -------*- C -*-===//
+ *
+ * libckpt_blas_runtime: the GEMMs `ckpt-gemm-to-blas` calls, over CBLAS
+ * (OpenBLAS). C += op(A) * op(B) on row-major memrefs, as `linalg.matmul`,
+ * `linalg.batch_matmul` and generic contractions with transposed operands
+ * compute them; arguments as for libckpt_cuda_runtime's GEMMs
+ * (CkptCudaRuntime.h): descriptors by pointer, `transA` = 1 when A is
+ * stored [k, m], `transB` = 1 when B is stored [n, k], C is [m, n], unit
+ * innermost strides. Nothing is allocated through the ckpt runtime: C is
+ * written in place, and OpenBLAS's own work buffers (allocated once, when
+ * the library starts) are outside the measured peak.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef CKPT_RUNTIME_CKPTBLASRUNTIME_H
+#define CKPT_RUNTIME_CKPTBLASRUNTIME_H
+
+#include "ckpt/Runtime/MemRefDescriptors.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void _mlir_ciface_ckpt_cpu_gemm_f32(CkptMemRef2D *a, CkptMemRef2D *b,
+                                    CkptMemRef2D *c, int32_t transA,
+                                    int32_t transB);
+void _mlir_ciface_ckpt_cpu_gemm_f64(CkptMemRef2D *a, CkptMemRef2D *b,
+                                    CkptMemRef2D *c, int32_t transA,
+                                    int32_t transB);
+void _mlir_ciface_ckpt_cpu_batch_gemm_f32(CkptMemRef3D *a, CkptMemRef3D *b,
+                                          CkptMemRef3D *c, int32_t transA,
+                                          int32_t transB);
+void _mlir_ciface_ckpt_cpu_batch_gemm_f64(CkptMemRef3D *a, CkptMemRef3D *b,
+                                          CkptMemRef3D *c, int32_t transA,
+                                          int32_t transB);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CKPT_RUNTIME_CKPTBLASRUNTIME_H */

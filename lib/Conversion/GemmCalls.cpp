@@ -1,0 +1,236 @@
+//===- GemmCalls.cpp - contractions on buffers to runtime GEMM calls ------===//
+//
+// What ckpt-gemm-to-cublas and ckpt-gemm-to-blas share: the matcher of
+// plain contractions (transposed operands and products included) and their
+// rewrite into calls of a runtime's GEMMs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmCalls.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "ckpt-gemm-calls"
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+namespace {
+
+/// A contraction the runtime's GEMMs compute: which runtime function, and
+/// whether A and B are stored transposed.
+struct GemmMatch {
+  std::string callee;
+  bool transA = false;
+  bool transB = false;
+  /// The runtime's A is the op's second input and B its first (the op
+  /// writes the product transposed, as ckpt-autodiff's matmul gradients do).
+  bool swapInputs = false;
+};
+
+/// Loop-dimension positions of the results of `map` (all plain dimensions).
+std::optional<SmallVector<unsigned>> dimPositions(AffineMap map) {
+  SmallVector<unsigned> dims;
+  for (AffineExpr expr : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    dims.push_back(dim.getPosition());
+  }
+  return dims;
+}
+
+/// Whether an operand indexed by `dims` is (batch..., first, second) or
+/// (batch..., second, first); sets `transposed` accordingly.
+bool matchOperand(ArrayRef<unsigned> dims, ArrayRef<unsigned> batch,
+                  unsigned first, unsigned second, bool &transposed) {
+  if (dims.size() != batch.size() + 2 || dims.take_front(batch.size()) != batch)
+    return false;
+  ArrayRef<unsigned> matrix = dims.drop_front(batch.size());
+  transposed = matrix[0] == second && matrix[1] == first;
+  return transposed || (matrix[0] == first && matrix[1] == second);
+}
+
+/// Unit innermost stride: the layout BLAS reads with a leading dimension.
+bool hasUnitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty())
+    return false;
+  return strides.back() == 1;
+}
+
+FailureOr<GemmMatch> matchGemm(linalg::LinalgOp op,
+                               const GemmLibrary &library) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->batch.size() > 1 || dims->m.size() != 1 ||
+      dims->n.size() != 1 || dims->k.size() != 1 ||
+      op.getNumLoops() != 3 + dims->batch.size())
+    return failure();
+
+  OpOperand *aOperand = op.getDpsInputOperand(0);
+  OpOperand *bOperand = op.getDpsInputOperand(1);
+  OpOperand *cOperand = op.getDpsInitOperand(0);
+  auto aType = dyn_cast<MemRefType>(aOperand->get().getType());
+  auto bType = dyn_cast<MemRefType>(bOperand->get().getType());
+  auto cType = dyn_cast<MemRefType>(cOperand->get().getType());
+  if (!aType || !bType || !cType || !hasUnitInnerStride(aType) ||
+      !hasUnitInnerStride(bType) || !hasUnitInnerStride(cType))
+    return failure();
+
+  auto aDims = dimPositions(op.getMatchingIndexingMap(aOperand));
+  auto bDims = dimPositions(op.getMatchingIndexingMap(bOperand));
+  auto cDims = dimPositions(op.getMatchingIndexingMap(cOperand));
+  if (!aDims || !bDims || !cDims)
+    return failure();
+  SmallVector<unsigned> batch(dims->batch.begin(), dims->batch.end());
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  GemmMatch match;
+  bool cTransposed = false;
+  if (!matchOperand(*aDims, batch, m, k, match.transA) ||
+      !matchOperand(*bDims, batch, k, n, match.transB) ||
+      !matchOperand(*cDims, batch, m, n, cTransposed))
+    return failure();
+  if (cTransposed) {
+    // C stored as (n, m) is the product of the inputs taken the other way
+    // round: C = op(B') op(A') with B' the second input, A' the first.
+    std::swap(m, n);
+    match.swapInputs = true;
+    if (!matchOperand(*bDims, batch, m, k, match.transA) ||
+        !matchOperand(*aDims, batch, k, n, match.transB))
+      return failure();
+  }
+
+  FailureOr<std::string> variant = library.variant(
+      aType.getElementType(), bType.getElementType(), cType.getElementType());
+  if (failed(variant))
+    return failure();
+  match.callee =
+      library.prefix + (batch.empty() ? "gemm_" : "batch_gemm_") + *variant;
+  return match;
+}
+
+/// `memref<?x?xT, strided<[?, ?], offset: ?>>` of `rank`: the one argument
+/// type of each runtime GEMM, whatever the static shape and layout.
+MemRefType dynamicStridedType(MemRefType type) {
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
+  auto layout =
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, dynamic);
+  return MemRefType::get(dynamic, type.getElementType(), layout,
+                         type.getMemorySpace());
+}
+
+/// Declares `name` (private, C interface) in `module` unless it exists.
+func::FuncOp getOrDeclare(OpBuilder &builder, ModuleOp module, StringRef name,
+                          FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
+  decl.setPrivate();
+  decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                builder.getUnitAttr());
+  return decl;
+}
+
+/// Simplifies the payload of `op`, a generic on buffers (folds such as
+/// `1.0 * x`, dead ops), and drops the inputs it no longer reads.
+/// Differentiated matmuls come out of ckpt-autodiff as generics that also
+/// take the forward's operands and compute `out + (1.0 * a) * b` next to
+/// dead products; this makes them the two-input contractions a GEMM takes,
+/// and saves every other generic the loads of inputs it ignores.
+void simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics())
+    return;
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(op.getRegion(),
+                              RewritePatternSet(op.getContext()), config);
+  Block *body = op.getBody();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  BitVector unused(body->getNumArguments());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (body->getArgument(input->getOperandNumber()).use_empty()) {
+      unused.set(input->getOperandNumber());
+      continue;
+    }
+    inputs.push_back(input->get());
+    maps.push_back(op.getMatchingIndexingMap(input));
+  }
+  if (unused.none())
+    return;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    maps.push_back(op.getMatchingIndexingMap(&init));
+  rewriter.setInsertionPoint(op);
+  auto simplified = linalg::GenericOp::create(
+      rewriter, op.getLoc(), TypeRange(), inputs, op.getDpsInits(), maps,
+      op.getIteratorTypesArray());
+  simplified->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.inlineRegionBefore(op.getRegion(), simplified.getRegion(),
+                              simplified.getRegion().end());
+  simplified.getBody()->eraseArguments(unused);
+  rewriter.eraseOp(op);
+}
+
+} // namespace
+
+LogicalResult mlir::ckpt::rewriteGemmsToCalls(ModuleOp module,
+                                              const GemmLibrary &library) {
+  IRRewriter rewriter(module.getContext());
+  SmallVector<linalg::GenericOp> generics;
+  module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+  for (linalg::GenericOp op : generics)
+    simplifyGeneric(rewriter, op);
+
+  SmallVector<std::pair<linalg::LinalgOp, GemmMatch>> gemms;
+  module.walk([&](linalg::LinalgOp op) {
+    FailureOr<GemmMatch> match = matchGemm(op, library);
+    if (succeeded(match))
+      gemms.emplace_back(op, *match);
+    else
+      LDBG() << "left to the code generator: " << *op;
+  });
+
+  for (auto &[op, match] : gemms) {
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> operands = op->getOperands();
+    if (match.swapInputs)
+      std::swap(operands[0], operands[1]);
+    SmallVector<Value> args;
+    for (Value operand : operands) {
+      auto type = cast<MemRefType>(operand.getType());
+      args.push_back(memref::CastOp::create(rewriter, loc,
+                                            dynamicStridedType(type), operand));
+    }
+    args.push_back(arith::ConstantIntOp::create(rewriter, loc, match.transA,
+                                                /*width=*/32));
+    args.push_back(arith::ConstantIntOp::create(rewriter, loc, match.transB,
+                                                /*width=*/32));
+    auto type = rewriter.getFunctionType(ValueRange(args).getTypes(), {});
+    func::FuncOp callee = getOrDeclare(rewriter, module, match.callee, type);
+    if (callee.getFunctionType() != type) {
+      return callee.emitError()
+             << "'" << match.callee << "' is declared with type "
+             << callee.getFunctionType() << ", expected " << type;
+    }
+    rewriter.replaceOpWithNewOp<func::CallOp>(op, callee, args);
+  }
+  return success();
+}

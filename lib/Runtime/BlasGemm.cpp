@@ -1,0 +1,118 @@
+//===- BlasGemm.cpp - libckpt_blas_runtime: GEMMs over CBLAS --------------===//
+//
+// The GEMMs `ckpt-gemm-to-blas` calls (CkptBlasRuntime.h): C += op(A) op(B)
+// on row-major memrefs with unit innermost strides, one cblas_?gemm per
+// matrix (per batch entry for the batched forms).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Runtime/CkptBlasRuntime.h"
+
+#include <cblas.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+[[noreturn]] void fail(const char *message) {
+  std::fprintf(stderr, "ckpt-blas-runtime: error: %s\n", message);
+  std::abort();
+}
+
+/// One operand as CBLAS reads it: its first element and its leading
+/// dimension (row stride).
+template <typename T> struct Operand {
+  T *data;
+  int64_t leadingDim;
+};
+
+template <typename T>
+Operand<T> describe(void *aligned, int64_t offset, const int64_t *sizes,
+                    const int64_t *strides, int rank, int64_t batchIndex) {
+  if (strides[rank - 1] != 1 && sizes[rank - 1] > 1)
+    fail("a GEMM operand has an innermost stride other than 1");
+  T *data = static_cast<T *>(aligned) + offset;
+  if (rank == 3)
+    data += batchIndex * strides[0];
+  // A leading dimension of at least the row length, as CBLAS requires of
+  // rows of one element too.
+  int64_t leadingDim = strides[rank - 2];
+  if (leadingDim < sizes[rank - 1])
+    leadingDim = sizes[rank - 1] > 0 ? sizes[rank - 1] : 1;
+  return {data, leadingDim};
+}
+
+void call(float *a, float *b, float *c, CBLAS_TRANSPOSE opA,
+          CBLAS_TRANSPOSE opB, int64_t m, int64_t n, int64_t k, int64_t lda,
+          int64_t ldb, int64_t ldc) {
+  // linalg semantics: the product accumulates into C (beta = 1).
+  cblas_sgemm(CblasRowMajor, opA, opB, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
+              ldc);
+}
+
+void call(double *a, double *b, double *c, CBLAS_TRANSPOSE opA,
+          CBLAS_TRANSPOSE opB, int64_t m, int64_t n, int64_t k, int64_t lda,
+          int64_t ldb, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, opA, opB, m, n, k, 1.0, a, lda, b, ldb, 1.0, c,
+              ldc);
+}
+
+/// C[batch][m][n] += op(A) op(B) with the shapes taken from the descriptors.
+template <typename T, typename Descriptor>
+void gemm(int rank, Descriptor *a, Descriptor *b, Descriptor *c, int32_t transA,
+          int32_t transB) {
+  int d = rank - 2; // Index of the first matrix dimension.
+  int64_t batch = rank == 3 ? c->sizes[0] : 1;
+  int64_t m = c->sizes[d], n = c->sizes[d + 1];
+  int64_t k = transA ? a->sizes[d] : a->sizes[d + 1];
+  int64_t aM = transA ? a->sizes[d + 1] : a->sizes[d];
+  int64_t bK = transB ? b->sizes[d + 1] : b->sizes[d];
+  int64_t bN = transB ? b->sizes[d] : b->sizes[d + 1];
+  if (aM != m || bN != n || bK != k ||
+      (rank == 3 && (a->sizes[0] != batch || b->sizes[0] != batch)))
+    fail("GEMM operand shapes do not agree");
+  if (m == 0 || n == 0 || k == 0)
+    return;
+  for (int64_t i = 0; i < batch; ++i) {
+    Operand<T> aOp =
+        describe<T>(a->aligned, a->offset, a->sizes, a->strides, rank, i);
+    Operand<T> bOp =
+        describe<T>(b->aligned, b->offset, b->sizes, b->strides, rank, i);
+    Operand<T> cOp =
+        describe<T>(c->aligned, c->offset, c->sizes, c->strides, rank, i);
+    call(aOp.data, bOp.data, cOp.data, transA ? CblasTrans : CblasNoTrans,
+         transB ? CblasTrans : CblasNoTrans, m, n, k, aOp.leadingDim,
+         bOp.leadingDim, cOp.leadingDim);
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+void _mlir_ciface_ckpt_cpu_gemm_f32(CkptMemRef2D *a, CkptMemRef2D *b,
+                                    CkptMemRef2D *c, int32_t transA,
+                                    int32_t transB) {
+  gemm<float>(2, a, b, c, transA, transB);
+}
+
+void _mlir_ciface_ckpt_cpu_gemm_f64(CkptMemRef2D *a, CkptMemRef2D *b,
+                                    CkptMemRef2D *c, int32_t transA,
+                                    int32_t transB) {
+  gemm<double>(2, a, b, c, transA, transB);
+}
+
+void _mlir_ciface_ckpt_cpu_batch_gemm_f32(CkptMemRef3D *a, CkptMemRef3D *b,
+                                          CkptMemRef3D *c, int32_t transA,
+                                          int32_t transB) {
+  gemm<float>(3, a, b, c, transA, transB);
+}
+
+void _mlir_ciface_ckpt_cpu_batch_gemm_f64(CkptMemRef3D *a, CkptMemRef3D *b,
+                                          CkptMemRef3D *c, int32_t transA,
+                                          int32_t transB) {
+  gemm<double>(3, a, b, c, transA, transB);
+}
+
+} // extern "C"

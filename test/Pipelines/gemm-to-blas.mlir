@@ -1,0 +1,48 @@
+// RUN: ckpt-opt %s --split-input-file --ckpt-gemm-to-blas | FileCheck %s
+
+// Tests that a matmul on buffers becomes a call to the BLAS runtime's f32
+// GEMM, the operands cast to dynamic strided memrefs, neither transposed.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         %[[A:.*]] = memref.cast %{{.*}} : memref<64x32xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK:         call @ckpt_cpu_gemm_f32(%[[A]], %{{.*}}, %{{.*}}, %c0_i32{{.*}}, %c0_i32{{.*}})
+// CHECK-NOT:     linalg.matmul
+func.func @matmul(%a: memref<64x32xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)
+  return
+}
+
+// -----
+
+// Tests that f64 and batched contractions get their variants, and that a
+// generic with A stored transposed passes transA = 1.
+// CHECK-LABEL: func.func @variants
+// CHECK:         call @ckpt_cpu_batch_gemm_f64(
+// CHECK:         call @ckpt_cpu_gemm_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i32{{.*}}, %c0_i32{{.*}})
+func.func @variants(%a: memref<4x8x16xf64>, %b: memref<4x16x8xf64>, %c: memref<4x8x8xf64>,
+                    %at: memref<32x64xf32>, %b2: memref<32x16xf32>, %c2: memref<64x16xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<4x8x16xf64>, memref<4x16x8xf64>) outs(%c : memref<4x8x8xf64>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%at, %b2 : memref<32x64xf32>, memref<32x16xf32>) outs(%c2 : memref<64x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that what BLAS has no GEMM for stays a linalg op: bf16, and
+// contractions on tensors.
+// CHECK-LABEL: func.func @left_alone
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : memref<8x8xbf16>, memref<8x8xbf16>)
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x8xf32>, tensor<8x8xf32>)
+// CHECK-NOT:     call @ckpt_cpu
+func.func @left_alone(%a: memref<8x8xbf16>, %c: memref<8x8xbf16>, %t: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  linalg.matmul ins(%a, %a : memref<8x8xbf16>, memref<8x8xbf16>) outs(%c : memref<8x8xbf16>)
+  %r = linalg.matmul ins(%t, %t : tensor<8x8xf32>, tensor<8x8xf32>) outs(%t : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
