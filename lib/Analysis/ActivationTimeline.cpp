@@ -14,6 +14,8 @@
 #include "ckpt/Analysis/TensorBytes.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
+#include "ckpt/Support/FunctionDiagnostics.h"
+
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -436,11 +438,11 @@ void TimelineBuilder::markSavedActivations() {
 LogicalResult TimelineBuilder::run(func::FuncOp func) {
   timeline.function = func;
   if (func.isExternal())
-    return func.emitOpError("has no body to analyze");
+    return emitFunctionError(func) << "has no body to analyze";
   if (!func.getBody().hasOneBlock())
-    return func.emitOpError(
-        "has several blocks; the memory analysis handles structured control "
-        "flow (one block per function)");
+    return emitFunctionError(func)
+           << "has several blocks; the memory analysis handles structured "
+              "control flow (one block per function)";
   if (failed(checkShapes(func)))
     return failure();
 

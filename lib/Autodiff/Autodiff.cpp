@@ -11,6 +11,8 @@
 #include "ckpt/Autodiff/Passes.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
+#include "ckpt/Support/FunctionDiagnostics.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -58,7 +60,8 @@ LogicalResult normalizeForDifferentiation(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   linalg::populateElementwiseToLinalgConversionPatterns(patterns);
   if (failed(applyPatternsGreedily(func, std::move(patterns))))
-    return func.emitOpError("could not convert elementwise ops to linalg");
+    return emitFunctionError(func)
+           << "could not convert elementwise ops to linalg";
 
   SmallVector<linalg::LinalgOp> named;
   func.walk([&](linalg::LinalgOp op) {
@@ -641,21 +644,23 @@ LogicalResult GradientBuilder::run() {
 /// float loss.
 LogicalResult checkLossFunction(func::FuncOp func) {
   if (func.isExternal())
-    return func.emitOpError("has no body to differentiate");
+    return emitFunctionError(func) << "has no body to differentiate";
   if (!func.getBody().hasOneBlock())
-    return func.emitOpError("has several blocks; ckpt-autodiff handles "
-                            "structured control flow (one block)");
+    return emitFunctionError(func)
+           << "has several blocks; ckpt-autodiff handles "
+              "structured control flow (one block)";
   if (func.getNumResults() != 1)
-    return func.emitOpError("must return exactly one value, the scalar loss, "
-                            "to be differentiated");
+    return emitFunctionError(func)
+           << "must return exactly one value, the scalar loss, "
+              "to be differentiated";
   Type lossType = func.getResultTypes()[0];
   auto tensorType = dyn_cast<RankedTensorType>(lossType);
   bool isScalar =
       isa<FloatType>(lossType) || (tensorType && tensorType.getRank() == 0 &&
                                    isa<FloatType>(tensorType.getElementType()));
   if (!isScalar)
-    return func.emitOpError("returns ")
-           << lossType
+    return emitFunctionError(func)
+           << "returns " << lossType
            << "; the loss must be a float scalar or a 0-d float tensor";
   return success();
 }
@@ -687,8 +692,8 @@ struct AutodiffPass : public mlir::ckpt::impl::AutodiffPassBase<AutodiffPass> {
         return signalPassFailure();
       std::string name = (func.getSymName() + suffix).str();
       if (symbols.lookup(name)) {
-        func.emitOpError("cannot be differentiated into '")
-            << name << "': a symbol with that name exists";
+        emitFunctionError(func) << "cannot be differentiated into '" << name
+                                << "': a symbol with that name exists";
         return signalPassFailure();
       }
       auto grad = cast<func::FuncOp>(func->clone());

@@ -30,13 +30,6 @@ std::string mlir::ckpt::formatLocation(Location loc) {
   return text;
 }
 
-Location mlir::ckpt::getFunctionDiagnosticLoc(func::FuncOp func) {
-  if (auto fileLoc = func.getLoc()->findInstanceOf<FileLineColLoc>())
-    return FileLineColLoc::get(fileLoc.getFilename(), fileLoc.getLine(),
-                               /*column=*/0);
-  return func.getLoc();
-}
-
 std::string mlir::ckpt::describeValue(Operation *op) {
   if (auto attr = op->getAttrOfType<StringAttr>(CkptDialect::getNameAttrName()))
     return attr.str();

@@ -11,6 +11,7 @@
 #define CKPT_LIB_REMAT_REMATSUPPORT_H
 
 #include "ckpt/Analysis/ActivationTimeline.h"
+#include "ckpt/Support/FunctionDiagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -24,11 +25,6 @@ namespace mlir::ckpt {
 /// code, the first of fused ones, the name of named ones), the printed
 /// location otherwise. The one formatter of ckpt-report and ckpt-remat.
 std::string formatLocation(Location loc);
-
-/// Where a diagnostic about a whole function goes: the function's file and
-/// line without a column, so that it prints no source line (the signature
-/// line of a real model's training step holds every parameter: kilobytes).
-Location getFunctionDiagnosticLoc(func::FuncOp func);
 
 /// The name a report gives the value of `op`: its `ckpt.name`, else the
 /// op's name.
