@@ -61,3 +61,13 @@ if ! python3 -c "import torch_mlir.fx, packaging" 2>/dev/null; then
   python3 -m pip install -q --disable-pip-version-check --no-deps \
     "torch-mlir==$torch_mlir_version" packaging
 fi
+
+# IREE's compiler and runtime tools (iree-compile, iree-run-module) from the
+# package index: ckpt's output through IREE (test/Integration/IREE,
+# ckpt-recompute-to-barrier). About 10 s and 390 MB the first time here.
+iree_version=3.13.0
+if ! python3 -c "import importlib.metadata as m, sys; sys.exit(any(m.version(p) != '$iree_version' for p in ('iree-base-compiler', 'iree-base-runtime')))" 2>/dev/null; then
+  echo "setup-deps: installing IREE $iree_version with pip"
+  python3 -m pip install -q --disable-pip-version-check \
+    "iree-base-compiler==$iree_version" "iree-base-runtime==$iree_version"
+fi

@@ -106,6 +106,10 @@ config.substitutions.append(
 # needed): tests that link host code against it need it.
 if config.ckpt_cuda_runtime_built:
     config.available_features.add("cuda-runtime")
+# IREE's compiler and runtime tools (iree-base-compiler/-runtime from the
+# package index, scripts/setup-deps.sh): ckpt's output through IREE.
+if shutil.which("iree-compile") and shutil.which("iree-run-module"):
+    config.available_features.add("iree")
 # libckpt_blas_runtime (OpenBLAS): ckpt-cpu-pipeline{gemm=blas} and --gemm=blas.
 if config.ckpt_blas_runtime_built:
     config.available_features.add("blas")

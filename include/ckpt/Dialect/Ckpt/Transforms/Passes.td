@@ -91,6 +91,54 @@ def LowerRandomPass : Pass<"ckpt-lower-random"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def RecomputeToBarrierPass
+    : Pass<"ckpt-recompute-to-barrier", "mlir::ModuleOp"> {
+  let summary = "Lower ckpt.recompute on tensors behind optimization barriers "
+                "for downstream compilers";
+  let description = [{
+    ckpt's contract with other MLIR compilers (IREE, XLA-like stacks): after
+    `ckpt-remat` (and `ckpt-strip-annotations`), this pass replaces every
+    `ckpt.recompute` by its body, inlined on tensors, with each of the
+    region's inputs passed through an optimization barrier of its own (and,
+    with `barrier-results`, each of its results too; one value per barrier,
+    as IREE's stream lowering rejects a barrier that mixes function
+    arguments and computed values). The downstream compiler's CSE and
+    folding then cannot merge the recomputation with the computation it
+    repeats (which would undo the memory saving), nor move it across the
+    barrier. The barrier is any op that takes values and returns them
+    unchanged, named by `barrier`: `util.optimization_barrier` (IREE, the
+    default), `stablehlo.optimization_barrier`, ... Its dialect need not be
+    loaded: the op is then created unregistered (the pass allows
+    unregistered dialects in its context) and printed in generic form,
+    which the downstream tool parses. A `ckpt.checkpoint` left in the input
+    is an error.
+
+    Example:
+
+    ```mlir
+    // Before
+    %r = ckpt.recompute(%x = %saved : tensor<64xf32>) -> tensor<64xf32> {
+      %e = tensor.empty() : tensor<64xf32>
+      %t = linalg.exp ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+      ckpt.yield %t : tensor<64xf32>
+    }
+    // After
+    %b = "util.optimization_barrier"(%saved) : (tensor<64xf32>) -> tensor<64xf32>
+    %e = tensor.empty() : tensor<64xf32>
+    %t = linalg.exp ins(%b : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+    %r = "util.optimization_barrier"(%t) : (tensor<64xf32>) -> tensor<64xf32>
+    ```
+  }];
+  let options = [
+    Option<"barrier", "barrier", "std::string",
+           /*default=*/"\"util.optimization_barrier\"",
+           "The barrier op, as 'dialect.op' (util.optimization_barrier, "
+           "stablehlo.optimization_barrier, ...)">,
+    Option<"barrierResults", "barrier-results", "bool", /*default=*/"true",
+           "Also pass the recomputed values through a barrier">,
+  ];
+}
+
 def ExpandCheckpointsPass
     : Pass<"ckpt-expand-checkpoints", "mlir::func::FuncOp"> {
   let summary = "Expand user ckpt.checkpoint regions into recompute regions";
