@@ -72,6 +72,32 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(ckpt::createVerifyLLVMLoweringPass());
 }
 
+/// Registers a pipeline whose options are checked by `verify` before it is
+/// built: a bad value is the parse error, with the accepted forms.
+template <typename Options>
+static void registerVerifiedPipeline(StringRef name, StringRef description,
+                                     void (*build)(OpPassManager &,
+                                                   const Options &),
+                                     LogicalResult (*verify)(const Options &,
+                                                             std::string &)) {
+  registerPassPipeline(
+      name, description,
+      [build, verify](OpPassManager &pm, StringRef text,
+                      function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string message;
+        if (failed(verify(options, message)))
+          return errorHandler(message);
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(Options());
+      });
+}
+
 void mlir::ckpt::registerCkptPipelines() {
   PassPipelineRegistration<TensorPreparationOptions>(
       "ckpt-tensor-prep",
@@ -84,41 +110,15 @@ void mlir::ckpt::registerCkptPipelines() {
       "Prepare linalg on tensors and rematerialize to a memory budget "
       "(what ckpt-opt --remat-budget runs)",
       buildRematPipeline);
-  registerPassPipeline(
+  registerVerifiedPipeline<CpuPipelineOptions>(
       "ckpt-cpu-pipeline",
       "Lower linalg on tensors (with ckpt ops) to the LLVM dialect for CPU "
       "execution, with every allocation counted by libckpt_runtime",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        CpuPipelineOptions options;
-        if (failed(options.parseFromString(text)))
-          return failure();
-        std::string message;
-        if (failed(verifyCpuPipelineOptions(options, message)))
-          return errorHandler(message);
-        buildCpuPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
-        handler(CpuPipelineOptions());
-      });
-  registerPassPipeline(
+      buildCpuPipeline, verifyCpuPipelineOptions);
+  registerVerifiedPipeline<GpuPipelineOptions>(
       "ckpt-gpu-pipeline",
       "Lower linalg on tensors (with ckpt ops) to an LLVM host module with "
       "embedded CUDA kernels (gpu.binary), GPU buffers counted by "
       "libckpt_cuda_runtime and matmuls through cuBLAS",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        GpuPipelineOptions options;
-        if (failed(options.parseFromString(text)))
-          return failure();
-        std::string message;
-        if (failed(verifyGpuPipelineOptions(options, message)))
-          return errorHandler(message);
-        buildGpuPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
-        handler(GpuPipelineOptions());
-      });
+      buildGpuPipeline, verifyGpuPipelineOptions);
 }
