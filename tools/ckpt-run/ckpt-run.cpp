@@ -30,6 +30,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -40,6 +41,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
 #include <chrono>
@@ -315,7 +317,17 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
                    runtime.libraries.end());
   std::vector<StringRef> libraryRefs(libraries.begin(), libraries.end());
   engineOptions.sharedLibPaths = libraryRefs;
-  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  // The IR is optimized for the host (as ckpt-compile's objects are): the
+  // vectorizers see the host's vector widths.
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostBuilder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!hostBuilder)
+    fail("no host target: " + llvm::toString(hostBuilder.takeError()));
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostMachine =
+      hostBuilder->createTargetMachine();
+  if (!hostMachine)
+    fail("no target machine: " + llvm::toString(hostMachine.takeError()));
+  auto transformer = makeOptimizingTransformer(2, 0, hostMachine->get());
   engineOptions.transformer = transformer;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(module, engineOptions);
