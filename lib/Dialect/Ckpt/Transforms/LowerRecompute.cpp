@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RecomputeInlining.h"
+
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 
@@ -24,27 +26,16 @@ using namespace mlir::ckpt;
 
 namespace {
 
-/// Moves the body of `recompute` in front of it and replaces its results by
-/// the yielded values. Bufferization leaves `to_tensor` views of the region
-/// arguments behind; those that are dead after inlining are erased with it.
+/// Replaces `recompute` by its body. Bufferization leaves `to_tensor` views
+/// of the region arguments behind; those that are dead after inlining are
+/// erased with it.
 void inlineRecompute(RewriterBase &rewriter, RecomputeOp recompute) {
-  Block &body = recompute.getBodyBlock();
-  YieldOp yield = recompute.getYield();
-  SmallVector<Value> replacements;
-  for (Value value : yield.getValues()) {
-    auto arg = dyn_cast<BlockArgument>(value);
-    replacements.push_back(arg && arg.getOwner() == &body
-                               ? recompute.getInputs()[arg.getArgNumber()]
-                               : value);
-  }
   SmallVector<Operation *> inlined;
-  for (Operation &op : body.without_terminator())
+  for (Operation &op : recompute.getBodyBlock().without_terminator())
     inlined.push_back(&op);
-
-  rewriter.eraseOp(yield);
-  rewriter.inlineBlockBefore(&body, recompute, recompute.getInputs());
+  SmallVector<Value> replacements =
+      inlineRecomputeBody(rewriter, recompute, recompute.getInputs());
   rewriter.replaceOp(recompute, replacements);
-
   for (Operation *op : llvm::reverse(inlined))
     if (isOpTriviallyDead(op))
       rewriter.eraseOp(op);
@@ -53,12 +44,9 @@ void inlineRecompute(RewriterBase &rewriter, RecomputeOp recompute) {
 struct LowerRecomputePass
     : public mlir::ckpt::impl::LowerRecomputePassBase<LowerRecomputePass> {
   void runOnOperation() override {
-    WalkResult unexpanded = getOperation()->walk([](CheckpointOp checkpoint) {
-      checkpoint.emitOpError(
-          "must be expanded by the ckpt-remat pass before lowering");
-      return WalkResult::interrupt();
-    });
-    if (unexpanded.wasInterrupted())
+    if (failed(checkCheckpointsExpanded(
+            getOperation(),
+            "must be expanded by the ckpt-remat pass before lowering")))
       return signalPassFailure();
 
     // Post-order: inner regions are inlined before the regions holding them.

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RecomputeInlining.h"
+
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 
@@ -57,12 +59,9 @@ struct RecomputeToBarrierPass
           << name << "'";
       return signalPassFailure();
     }
-    WalkResult unexpanded = module.walk([](CheckpointOp checkpoint) {
-      checkpoint.emitOpError("must be expanded (ckpt-expand-checkpoints or "
-                             "ckpt-remat) before ckpt-recompute-to-barrier");
-      return WalkResult::interrupt();
-    });
-    if (unexpanded.wasInterrupted())
+    if (failed(checkCheckpointsExpanded(
+            module, "must be expanded (ckpt-expand-checkpoints or "
+                    "ckpt-remat) before ckpt-recompute-to-barrier")))
       return signalPassFailure();
     OperationName barrierName(name, context);
     // The barrier's dialect is the downstream compiler's: where it is not
@@ -80,19 +79,11 @@ struct RecomputeToBarrierPass
       rewriter.setInsertionPoint(recompute);
       SmallVector<Value> inputs = throughBarrier(
           rewriter, recompute.getLoc(), barrierName, recompute.getInputs());
-      Block &body = recompute.getBodyBlock();
-      YieldOp yield = recompute.getYield();
-      SmallVector<Value> yielded(yield.getValues());
-      rewriter.eraseOp(yield);
-      rewriter.inlineBlockBefore(&body, recompute, inputs);
-      // A value yielded straight from a region argument is that input.
-      for (Value &value : yielded)
-        if (auto arg = dyn_cast<BlockArgument>(value);
-            arg && arg.getOwner() == &body)
-          value = inputs[arg.getArgNumber()];
+      SmallVector<Value> yielded =
+          inlineRecomputeBody(rewriter, recompute, inputs);
       if (barrierResults)
-        yielded = throughBarrier(rewriter, recompute.getLoc(), barrierName,
-                                 yielded);
+        yielded =
+            throughBarrier(rewriter, recompute.getLoc(), barrierName, yielded);
       rewriter.replaceOp(recompute, yielded);
     }
   }
