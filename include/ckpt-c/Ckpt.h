@@ -49,7 +49,7 @@ MLIR_CAPI_EXPORTED void ckptRegisterRematPasses(void);
 typedef struct {
   /** The key (`budget`, `time-limit`, ...). */
   MlirStringRef key;
-  /** `string`, `number` or `list`. */
+  /** `string`, `number` or `list` (of strings). */
   MlirStringRef kind;
   /** The default, as text. */
   MlirStringRef defaultValue;

@@ -301,16 +301,14 @@ void RematPass::runOnOperation() {
     FunctionRematerializer rematerializer(module, settings);
     for (func::FuncOp func : *functionsToRemat) {
       FunctionOutcome outcome;
-      if (failed(rematerializer.run(func, outcome))) {
-        failedAny = true;
-        // An infeasible budget is reported as data; any other failure has
-        // only its diagnostic.
-        if (!outcome.failure)
-          return signalPassFailure();
-        outcomes.push_back(std::move(outcome));
-        break;
-      }
+      failedAny = failed(rematerializer.run(func, outcome));
+      // An infeasible budget is reported as data; any other failure has
+      // only its diagnostic.
+      if (failedAny && !outcome.failure)
+        return signalPassFailure();
       outcomes.push_back(std::move(outcome));
+      if (failedAny)
+        break;
     }
   }
   removeNamedPolicies(module);

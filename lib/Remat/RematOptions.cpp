@@ -2,9 +2,6 @@
 
 #include "ckpt/Remat/RematOptions.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
-
 #include <type_traits>
 
 using namespace mlir;
@@ -22,12 +19,6 @@ LogicalResult mlir::ckpt::verifyRematOptions(const RematOptions &options,
 
 namespace {
 
-/// A value as pass-pipeline syntax writes it.
-std::string printValue(const std::string &value) { return value; }
-std::string printValue(double value) {
-  return llvm::formatv("{0}", value).str();
-}
-
 /// The kind a table row gives an option of type T.
 template <typename T> constexpr const char *kindOf() {
   return std::is_same_v<T, std::string> ? "string" : "number";
@@ -38,20 +29,6 @@ const char *defaultText(const char *value, const char *) { return value; }
 const char *defaultText(double, const char *spelled) { return spelled; }
 
 } // namespace
-
-std::string mlir::ckpt::printRematOptions(const RematOptions &options,
-                                          StringRef prefix) {
-  RematOptions defaults;
-  SmallVector<std::string> words;
-#define CKPT_REMAT_OPTION(FIELD, KEY, TYPE, DEFAULT, DESCRIPTION)              \
-  if (options.FIELD != defaults.FIELD)                                         \
-    words.push_back((prefix + KEY "=" + printValue(options.FIELD)).str());
-#define CKPT_REMAT_LIST_OPTION(FIELD, KEY, TYPE, DESCRIPTION)                  \
-  if (!options.FIELD.empty())                                                  \
-    words.push_back((prefix + KEY "=" + llvm::join(options.FIELD, ",")).str());
-#include "ckpt/Remat/RematOptions.def"
-  return llvm::join(words, " ");
-}
 
 ArrayRef<RematOptionInfo> mlir::ckpt::getRematOptionInfos() {
   static const RematOptionInfo infos[] = {

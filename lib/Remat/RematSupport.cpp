@@ -50,9 +50,8 @@ TrialFunctions::~TrialFunctions() {
     trial->erase();
 }
 
-func::FuncOp TrialFunctions::create(func::FuncOp func, StringRef suffix,
-                                    IRMapping &mapping) {
-  auto clone = cast<func::FuncOp>(func->clone(mapping));
+func::FuncOp TrialFunctions::insertTrial(func::FuncOp func, func::FuncOp clone,
+                                         StringRef suffix) {
   clone.setSymName((func.getSymName() + "__" + suffix).str());
   clone.setPrivate();
   func->getBlock()->getOperations().insert(std::next(Block::iterator(func)),
@@ -61,14 +60,17 @@ func::FuncOp TrialFunctions::create(func::FuncOp func, StringRef suffix,
   return clone;
 }
 
+func::FuncOp TrialFunctions::create(func::FuncOp func, StringRef suffix,
+                                    IRMapping &mapping) {
+  return insertTrial(func, cast<func::FuncOp>(func->clone(mapping)), suffix);
+}
+
 func::FuncOp TrialFunctions::createFrom(func::FuncOp func, func::FuncOp body,
                                         StringRef suffix) {
+  auto clone = cast<func::FuncOp>(func->cloneWithoutRegions());
   IRMapping mapping;
-  func::FuncOp trial = create(func, suffix, mapping);
-  trial.getBody().getBlocks().clear();
-  IRMapping bodyMapping;
-  body.getBody().cloneInto(&trial.getBody(), bodyMapping);
-  return trial;
+  body.getBody().cloneInto(&clone.getBody(), mapping);
+  return insertTrial(func, clone, suffix);
 }
 
 void TrialFunctions::discard(func::FuncOp trial) {

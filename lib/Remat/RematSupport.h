@@ -62,6 +62,11 @@ public:
   FailureOr<ActivationTimeline> analyze(ModuleOp module, func::FuncOp trial);
 
 private:
+  /// Names `clone` (a copy of `func`) as a trial, makes it private, puts it
+  /// after `func` and owns it.
+  func::FuncOp insertTrial(func::FuncOp func, func::FuncOp clone,
+                           StringRef suffix);
+
   llvm::SmallPtrSet<Operation *, 4> live;
 };
 

@@ -33,16 +33,11 @@ struct RematOptions {
 LogicalResult verifyRematOptions(const RematOptions &options,
                                  std::string &message);
 
-/// The options that differ from their defaults, as `KEY=VALUE` words of
-/// pass-pipeline syntax (keys prefixed with `prefix`), separated by blanks.
-std::string printRematOptions(const RematOptions &options,
-                              StringRef prefix = "");
-
 /// One option, as the C API and Python list them.
 struct RematOptionInfo {
   /// The key (`time-limit`).
   const char *key;
-  /// `string`, `number` or `list`.
+  /// `string`, `number` or `list` (of strings).
   const char *kind;
   /// The default, as text.
   const char *defaultValue;
