@@ -13,6 +13,7 @@
 #include "CGlue.h"
 
 #include "EntryModule.h"
+#include "HostTarget.h"
 #include "RuntimeLibrary.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
@@ -31,7 +32,6 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -123,16 +123,10 @@ void writeFile(llvm::StringRef path,
 /// Lowers `module` to LLVM IR and writes a position-independent object for
 /// the host.
 void emitObject(ModuleOp module, llvm::StringRef path) {
-  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
-      llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    fail("no host target: " + llvm::toString(builder.takeError()));
-  builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      builder->createTargetMachine();
+      mlir::ckpt::tools::createHostTargetMachine(llvm::Reloc::PIC_);
   if (!machine)
-    fail("no target machine: " + llvm::toString(machine.takeError()));
+    fail(llvm::toString(machine.takeError()));
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -199,18 +193,18 @@ int runTool(int argc, char **argv) {
       argc, argv,
       "ckpt-compile: ahead-of-time build of a (rematerialized) training "
       "step\n");
-  if (llvm::Expected<mlir::ckpt::tools::Backend> parsed =
-          mlir::ckpt::tools::parseBackend(backend);
-      !parsed)
-    fail(llvm::toString(parsed.takeError()));
-  bool cuda = backend == "cuda";
+  llvm::Expected<mlir::ckpt::tools::Backend> target =
+      mlir::ckpt::tools::parseBackend(backend);
+  if (!target)
+    fail(llvm::toString(target.takeError()));
+  bool cuda = *target == mlir::ckpt::tools::Backend::Cuda;
 #ifndef CKPT_CUDA_RUNTIME_STATIC_LIBRARY
   if (cuda)
     fail("--backend=cuda: this ckpt-compile was built without a CUDA "
          "toolkit (no libckpt_cuda_runtime to link)");
 #endif
-  if (gemm != "codegen" && (gemm != "blas" || cuda))
-    fail("--gemm=" + gemm + ": expected codegen, or blas with --backend=cpu");
+  if (llvm::Error error = mlir::ckpt::tools::checkGemm(gemm, *target))
+    fail(llvm::toString(std::move(error)));
 #ifndef CKPT_BLAS_RUNTIME_STATIC_LIBRARY
   if (gemm == "blas")
     fail("--gemm=blas: this ckpt-compile was built without OpenBLAS (no "

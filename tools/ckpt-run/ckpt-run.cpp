@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EntryModule.h"
+#include "HostTarget.h"
 #include "RuntimeLibrary.h"
 #include "ckpt/Analysis/TensorBytes.h"
 #include "ckpt/InitCkpt.h"
@@ -30,7 +31,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -41,7 +41,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
 #include <chrono>
@@ -319,14 +318,10 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
   engineOptions.sharedLibPaths = libraryRefs;
   // The IR is optimized for the host (as ckpt-compile's objects are): the
   // vectorizers see the host's vector widths.
-  llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostBuilder =
-      llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!hostBuilder)
-    fail("no host target: " + llvm::toString(hostBuilder.takeError()));
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostMachine =
-      hostBuilder->createTargetMachine();
+      mlir::ckpt::tools::createHostTargetMachine();
   if (!hostMachine)
-    fail("no target machine: " + llvm::toString(hostMachine.takeError()));
+    fail(llvm::toString(hostMachine.takeError()));
   auto transformer = makeOptimizingTransformer(2, 0, hostMachine->get());
   engineOptions.transformer = transformer;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
@@ -503,12 +498,12 @@ int runTool(int argc, char **argv) {
       argc, argv,
       "ckpt-run: run a function on deterministic inputs and report time, "
       "peak bytes and output checksums\n");
-  if (llvm::Expected<ckpt::tools::Backend> parsed =
-          ckpt::tools::parseBackend(backend);
-      !parsed)
-    fail(llvm::toString(parsed.takeError()));
-  if (gemm != "codegen" && (gemm != "blas" || backend != "cpu"))
-    fail("--gemm=" + gemm + ": expected codegen, or blas with --backend=cpu");
+  llvm::Expected<ckpt::tools::Backend> target =
+      ckpt::tools::parseBackend(backend);
+  if (!target)
+    fail(llvm::toString(target.takeError()));
+  if (llvm::Error error = ckpt::tools::checkGemm(gemm, *target))
+    fail(llvm::toString(std::move(error)));
   if (gpuMapping && backend != "cpu")
     fail("--gpu-mapping runs the GPU mapping on the CPU: it needs "
          "--backend=cpu");

@@ -19,6 +19,14 @@ ckpt::tools::parseBackend(llvm::StringRef text) {
                                      " is not one of cpu, cuda");
 }
 
+llvm::Error ckpt::tools::checkGemm(llvm::StringRef gemm, Backend backend) {
+  if (gemm == "codegen" || (gemm == "blas" && backend == Backend::Cpu))
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "--gemm=" + gemm + ": expected codegen, or blas with --backend=cpu");
+}
+
 llvm::Expected<ckpt::tools::EntryModule>
 ckpt::tools::loadEntryModule(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                              llvm::StringRef path, llvm::StringRef entryName) {

@@ -22,6 +22,10 @@ enum class Backend { Cpu, Cuda };
 /// Parses `--backend` (`cpu` or `cuda`); the error names the accepted values.
 llvm::Expected<Backend> parseBackend(llvm::StringRef text);
 
+/// Checks `--gemm` for `backend`: `codegen`, or `blas` on the CPU; the error
+/// names the accepted values.
+llvm::Error checkGemm(llvm::StringRef gemm, Backend backend);
+
 /// A module read from a file and its entry function.
 struct EntryModule {
   OwningOpRef<ModuleOp> module;
