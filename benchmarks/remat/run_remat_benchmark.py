@@ -67,8 +67,9 @@ def compare(build, path, budget, solver, iterations):
         errors = [l for l in result.stderr.splitlines() if "error:" in l]
         failure = {"error": errors[0] if errors else result.stderr.strip()}
         try:
-            with open(report) as f:
-                error = next(f["error"] for f in json.load(f)["functions"] if "error" in f)
+            with open(report) as file:
+                functions = json.load(file)["functions"]
+            error = next(f["error"] for f in functions if "error" in f)
             if error["kind"] == "infeasible-budget":
                 failure["smallest_peak_bytes"] = error["smallest_peak_bytes"]
         except (OSError, ValueError, KeyError, StopIteration):
