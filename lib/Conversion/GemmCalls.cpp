@@ -153,7 +153,10 @@ func::FuncOp getOrDeclare(OpBuilder &builder, ModuleOp module, StringRef name,
 /// Differentiated matmuls come out of ckpt-autodiff as generics that also
 /// take the forward's operands and compute `out + (1.0 * a) * b` next to
 /// dead products; this makes them the two-input contractions a GEMM takes,
-/// and saves every other generic the loads of inputs it ignores.
+/// and saves every other generic the loads of inputs it ignores. An input
+/// that is read for its shape alone (a pooling window, which gives the
+/// window loops their bounds) stays: without it the loop bounds could not
+/// be derived from the operands.
 void simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics())
     return;
@@ -162,19 +165,38 @@ void simplifyGeneric(IRRewriter &rewriter, linalg::GenericOp op) {
   (void)applyPatternsGreedily(op.getRegion(),
                               RewritePatternSet(op.getContext()), config);
   Block *body = op.getBody();
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
+  // Every operand starts kept; an unread input is dropped when the maps of
+  // what remains still give every loop its bound.
+  SmallVector<bool> kept(op->getNumOperands(), true);
+  auto boundsDerivable = [&]() {
+    SmallVector<AffineMap> remaining;
+    for (OpOperand &operand : op->getOpOperands())
+      if (kept[operand.getOperandNumber()])
+        remaining.push_back(op.getMatchingIndexingMap(&operand));
+    return static_cast<bool>(
+        inversePermutation(concatAffineMaps(remaining, op.getContext())));
+  };
   BitVector unused(body->getNumArguments());
   for (OpOperand *input : op.getDpsInputOperands()) {
-    if (body->getArgument(input->getOperandNumber()).use_empty()) {
-      unused.set(input->getOperandNumber());
+    unsigned number = input->getOperandNumber();
+    if (!body->getArgument(number).use_empty())
       continue;
-    }
-    inputs.push_back(input->get());
-    maps.push_back(op.getMatchingIndexingMap(input));
+    kept[number] = false;
+    if (boundsDerivable())
+      unused.set(number);
+    else
+      kept[number] = true;
   }
   if (unused.none())
     return;
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (unused.test(input->getOperandNumber()))
+      continue;
+    inputs.push_back(input->get());
+    maps.push_back(op.getMatchingIndexingMap(input));
+  }
   for (OpOperand &init : op.getDpsInitsMutable())
     maps.push_back(op.getMatchingIndexingMap(&init));
   rewriter.setInsertionPoint(op);

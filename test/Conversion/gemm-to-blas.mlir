@@ -46,3 +46,26 @@ func.func @left_alone(%a: memref<8x8xbf16>, %c: memref<8x8xbf16>, %t: tensor<8x8
   %r = linalg.matmul ins(%t, %t : tensor<8x8xf32>, tensor<8x8xf32>) outs(%t : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>
 }
+
+// -----
+
+// Tests that an input read only for its shape, the window of a generalized
+// max-pool (the window loops take their bounds from it), is kept when the
+// generic's unread inputs are dropped: without it the op would not verify.
+// CHECK-LABEL: func.func @pooling_window_kept
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : memref<1x2x6x6xf32>, memref<3x3xf32>)
+func.func @pooling_window_kept(%in: memref<1x2x6x6xf32>, %window: memref<3x3xf32>,
+                               %out: memref<1x2x2x2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w, kh, kw) -> (n, c, h * 2 + kh, w * 2 + kw)>,
+                                   affine_map<(n, c, h, w, kh, kw) -> (kh, kw)>,
+                                   affine_map<(n, c, h, w, kh, kw) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction"]}
+      ins(%in, %window : memref<1x2x6x6xf32>, memref<3x3xf32>) outs(%out : memref<1x2x2x2xf32>) {
+  ^bb0(%x: f32, %unused: f32, %acc: f32):
+    %m = arith.maximumf %acc, %x : f32
+    linalg.yield %m : f32
+  }
+  return
+}
