@@ -32,7 +32,10 @@ mlir::ckpt::verifyCpuPipelineOptions(const CpuPipelineOptions &options,
 
 void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
-  buildTensorAndRematStages(pm, options.fuseElementwise, options.remat.get());
+  TensorPreparationOptions tensorPrep;
+  tensorPrep.fuseElementwise = options.fuseElementwise;
+  tensorPrep.convolutionsToGemm = options.gemm == "blas";
+  buildTensorAndRematStages(pm, tensorPrep, options.remat.get());
 
   buildBufferizationPipeline(pm);
   // GEMMs through BLAS after deallocation: C is written in place, so every

@@ -51,7 +51,9 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
                                   const GpuPipelineOptions &options) {
   // The tensor and remat stages and bufferization of the CPU pipeline: the
   // memory analysis forecasts exactly these buffers.
-  buildTensorAndRematStages(pm, options.fuseElementwise, options.remat.get());
+  TensorPreparationOptions tensorPrep;
+  tensorPrep.fuseElementwise = options.fuseElementwise;
+  buildTensorAndRematStages(pm, tensorPrep, options.remat.get());
   // Frees right after last use are placed while everything is host code:
   // deallocation rejects the barriers kernels contain.
   buildBufferizationPipeline(pm);

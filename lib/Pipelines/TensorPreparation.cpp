@@ -23,6 +23,8 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // owns a buffer returned by a call, frees it only at the end of the
   // caller's block, and the peak then exceeds what the program needs.
   pm.addPass(createInlinePrivateFunctionsPass());
+  // The caller's tensors are never written (a write copies them first).
+  pm.addPass(createReadOnlyArgumentsPass());
   // Random numbers become pure integer arithmetic: recomputing or fusing them
   // reproduces the same bits.
   pm.addPass(createLowerRandomPass());
@@ -35,7 +37,13 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // would drop.
   GeneralizeAndFusePassOptions generalizeAndFuse;
   generalizeAndFuse.fuseElementwise = options.fuseElementwise;
+  generalizeAndFuse.keepConvolutions = options.convolutionsToGemm;
   pm.addPass(createGeneralizeAndFusePass(generalizeAndFuse));
+  // Convolutions as GEMMs, after the fusion (which would fold the patch
+  // copy back into the multiplication) and before the memory analysis, so
+  // the patch tensors are counted like any other value.
+  if (options.convolutionsToGemm)
+    pm.addPass(createConvolutionToGemmPass());
 }
 
 void mlir::ckpt::buildRematPipeline(OpPassManager &pm,
@@ -44,11 +52,9 @@ void mlir::ckpt::buildRematPipeline(OpPassManager &pm,
   pm.addPass(createRematPass(options.remat.get()));
 }
 
-void mlir::ckpt::buildTensorAndRematStages(OpPassManager &pm,
-                                           bool fuseElementwise,
-                                           const RematOptions &remat) {
-  TensorPreparationOptions tensorPrep;
-  tensorPrep.fuseElementwise = fuseElementwise;
+void mlir::ckpt::buildTensorAndRematStages(
+    OpPassManager &pm, const TensorPreparationOptions &tensorPrep,
+    const RematOptions &remat) {
   buildTensorPreparationPipeline(pm, tensorPrep);
   if (!remat.budget.empty())
     pm.addPass(createRematPass(remat));

@@ -91,6 +91,26 @@ private:
   linalg::ControlFusionFn control;
 };
 
+/// Generalizes named linalg ops (what the upstream generalization pattern
+/// does), except, when asked, the 2-D convolutions that
+/// ckpt-convolution-to-gemm rewrites.
+struct GeneralizeNamedOp : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  GeneralizeNamedOp(MLIRContext *context, bool keepConvolutions)
+      : OpInterfaceRewritePattern(context),
+        keepConvolutions(keepConvolutions) {}
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (keepConvolutions &&
+        isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp>(op))
+      return rewriter.notifyMatchFailure(op, "convolution kept");
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+
+private:
+  bool keepConvolutions;
+};
+
 struct GeneralizeAndFusePass
     : public mlir::ckpt::impl::GeneralizeAndFusePassBase<
           GeneralizeAndFusePass> {
@@ -120,7 +140,7 @@ struct GeneralizeAndFusePass
     }
 
     RewritePatternSet generalization(context);
-    linalg::populateLinalgNamedOpsGeneralizationPatterns(generalization);
+    generalization.add<GeneralizeNamedOp>(context, keepConvolutions);
     GreedyRewriteConfig generalizationConfig;
     generalizationConfig.setListener(&carrier);
     if (failed(applyPatternsGreedily(root, std::move(generalization),

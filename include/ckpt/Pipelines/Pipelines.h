@@ -27,6 +27,11 @@ struct TensorPreparationOptions
       llvm::cl::desc("Fuse elementwise linalg ops on tensors (removes "
                      "intermediate tensors)"),
       llvm::cl::init(true)};
+  ::mlir::detail::PassOptions::Option<bool> convolutionsToGemm{
+      *this, "convolutions-to-gemm",
+      llvm::cl::desc("Rewrite f32/f64 2-D convolutions as an im2col copy and "
+                     "a matmul (ckpt-convolution-to-gemm), for a BLAS"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the tensor stage shared by the lowering pipelines: calls to private
@@ -79,7 +84,8 @@ struct LoweringPipelineOptions : public PassPipelineOptions<Derived> {
 
 /// Adds the tensor preparation and, when `remat.budget` is set, `ckpt-remat`:
 /// the stages before bufferization that the CPU and GPU pipelines share.
-void buildTensorAndRematStages(OpPassManager &pm, bool fuseElementwise,
+void buildTensorAndRematStages(OpPassManager &pm,
+                               const TensorPreparationOptions &tensorPrep,
                                const RematOptions &remat);
 
 /// Options of `ckpt-cpu-pipeline`.
@@ -95,7 +101,8 @@ struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {
       *this, "gemm",
       llvm::cl::desc("How f32/f64 matmul-like ops run: 'codegen' (loops) or "
                      "'blas' (ckpt-gemm-to-blas: OpenBLAS calls in "
-                     "libckpt_blas_runtime)"),
+                     "libckpt_blas_runtime; 2-D convolutions become im2col "
+                     "and a matmul first, ckpt-convolution-to-gemm)"),
       llvm::cl::init("codegen")};
 };
 

@@ -122,6 +122,9 @@ def GeneralizeAndFusePass
   let options = [
     Option<"fuseElementwise", "fuse-elementwise", "bool", /*default=*/"true",
            "Also fuse elementwise producers into their consumers">,
+    Option<"keepConvolutions", "keep-convolutions", "bool", /*default=*/"false",
+           "Leave the 2-D convolutions that ckpt-convolution-to-gemm rewrites "
+           "named (generalized, they would no longer be recognized)">,
   ];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::affine::AffineDialect",
@@ -161,6 +164,74 @@ def PrivatizeInitsPass : Pass<"ckpt-privatize-inits"> {
     %a = linalg.matmul ins(%x, %y : ...) outs(%z : tensor<4x4xf32>) -> ...
     %b = linalg.matmul ins(%u, %v : ...) outs(%z : tensor<4x4xf32>) -> ...
     // becomes a tensor.empty and a linalg.fill right before each matmul
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+  ];
+}
+
+def ReadOnlyArgumentsPass : Pass<"ckpt-read-only-arguments", "mlir::ModuleOp"> {
+  let summary = "Never write into the caller's tensors: mark the tensor "
+                "arguments of public functions read-only for bufferization";
+  let description = [{
+    One-shot bufferization takes a function's tensor arguments as writable
+    by default: an op that writes its result into an argument (a matmul
+    accumulating into a bias passed in) then overwrites the caller's buffer
+    in place. A compiled training step is called on the caller's live
+    tensors (`ckpt.aot`, `ckpt.torch.TrainStep` pass the model's parameters
+    without a copy), so that would corrupt them, and every later call would
+    start from different inputs.
+
+    This pass sets `bufferization.writable = false` on every tensor argument
+    of every public function with a body (an argument that already has the
+    attribute keeps it). Bufferization then copies such an argument before
+    writing into it, and since `ckpt-tensor-prep` runs the pass first, the
+    memory analysis counts that copy. Private functions are inlined by the
+    tensor preparation and need nothing.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
+def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
+  let summary = "Rewrite 2-D convolutions on tensors as an im2col copy and "
+                "one matrix multiplication";
+  let description = [{
+    A `linalg.conv_2d_nchw_fchw` on f32 or f64 tensors with static shapes
+    becomes the GEMM that a BLAS (or cuBLAS) computes at its speed instead
+    of seven nested scalar loops (and NHWC/HWCF ones likewise, without the
+    transposes):
+
+    - the input patches, `col[c, kh, kw, n, oh, ow] = input[n, c, oh *
+      stride + kh * dilation, ow * stride + kw * dilation]`, copied by a
+      `linalg.generic` into a tensor of shape (C*KH*KW) x (N*OH*OW);
+    - `linalg.matmul` of the filters, (F) x (C*KH*KW), by the patches,
+      accumulating into the convolution's initial value laid out as
+      (F) x (N*OH*OW) (a transpose of it; a fill is filled anew);
+    - a `linalg.transpose` back to (N, F, OH, OW) (a reshape when N is 1).
+
+    It runs on tensors, before the memory analysis, so the patch tensor, the
+    largest of them (C*KH*KW*N*OH*OW elements) and alive only between its
+    copy and the multiplication, is counted in the forecast and in every
+    plan; the remat pass may recompute it like any other value. The ops it
+    creates take the convolution's `ckpt.phase`; the op producing the
+    result takes its other annotations (name, policy). Grouped convolutions,
+    other layouts and element types are left alone. `ckpt-cpu-pipeline`
+    runs it with `gemm=blas` at the end of the tensor preparation, after
+    `ckpt-generalize-and-fuse{keep-convolutions}`: run before the fusion,
+    the patch copy would be fused back into the multiplication, which would
+    be a convolution again.
+
+    Example:
+
+    ```mlir
+    %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>,
+                                   strides = dense<1> : tensor<2xi64>}
+           ins(%x, %w : tensor<2x3x6x6xf32>, tensor<4x3x3x3xf32>)
+           outs(%init : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+    // becomes: %col = linalg.generic ... -> tensor<3x3x3x2x4x4xf32>
+    //          linalg.matmul (4x27) x (27x32) -> tensor<4x32xf32>
+    //          linalg.transpose (4x2x4x4) -> tensor<2x4x4x4xf32>
     ```
   }];
   let dependentDialects = [

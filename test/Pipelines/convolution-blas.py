@@ -1,0 +1,115 @@
+"""Builds 2-D convolutions (NCHW/FCHW and NHWC/HWCF; strides, dilations,
+one image, a bias as the initial value, f32 and f64) with ckpt-compile
+--emit=lib, once with --gemm=codegen (loops) and once with --gemm=blas
+(ckpt-convolution-to-gemm: im2col and an OpenBLAS GEMM), calls both on
+random inputs and compares every element with a numpy reference. Prints
+one line per case and `convolutions_match=yes|no`.
+
+Usage: convolution-blas.py WORK_DIR CKPT_COMPILE
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy
+
+from ckpt.aot import CompiledStep
+
+# (layout, n, c, h, w, f, kernel, stride, dilation, dtype, bias)
+CASES = [
+    ("nchw", 2, 3, 9, 9, 4, 3, 1, 1, "f32", False),
+    ("nchw", 3, 4, 11, 10, 5, 3, 2, 1, "f32", True),
+    ("nchw", 2, 3, 13, 13, 4, 3, 2, 3, "f64", False),
+    ("nchw", 1, 6, 8, 8, 3, 1, 1, 1, "f32", True),
+    ("nchw", 1, 2, 7, 9, 3, 2, 1, 2, "f64", False),
+    ("nhwc", 2, 3, 9, 9, 4, 3, 2, 1, "f32", True),
+    ("nhwc", 1, 5, 6, 7, 2, 1, 1, 1, "f64", False),
+]
+
+
+def shapes(case):
+    layout, n, c, h, w, f, k, s, d, _, _ = case
+    oh, ow = (h - d * (k - 1) - 1) // s + 1, (w - d * (k - 1) - 1) // s + 1
+    if layout == "nchw":
+        return (n, c, h, w), (f, c, k, k), (n, f, oh, ow)
+    return (n, h, w, c), (k, k, c, f), (n, oh, ow, f)
+
+
+def tensor(shape, dtype):
+    return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+
+
+def module(case, name):
+    layout, *_, s, d, dtype, bias = case
+    x, w, y = shapes(case)
+    op = "linalg.conv_2d_nchw_fchw" if layout == "nchw" else "linalg.conv_2d_nhwc_hwcf"
+    args = f"%x: {tensor(x, dtype)}, %w: {tensor(w, dtype)}"
+    init = "%b"
+    body = ""
+    if bias:
+        args += f", %b: {tensor(y, dtype)}"
+    else:
+        init = "%z"
+        body = (f"  %zero = arith.constant 0.0 : {dtype}\n"
+                f"  %e = tensor.empty() : {tensor(y, dtype)}\n"
+                f"  %z = linalg.fill ins(%zero : {dtype}) outs(%e : {tensor(y, dtype)}) "
+                f"-> {tensor(y, dtype)}\n")
+    return (f"func.func @{name}({args}) -> {tensor(y, dtype)} {{\n{body}"
+            f"  %y = {op} {{dilations = dense<{d}> : tensor<2xi64>, "
+            f"strides = dense<{s}> : tensor<2xi64>}}\n"
+            f"    ins(%x, %w : {tensor(x, dtype)}, {tensor(w, dtype)}) "
+            f"outs({init} : {tensor(y, dtype)}) -> {tensor(y, dtype)}\n"
+            f"  return %y : {tensor(y, dtype)}\n}}\n")
+
+
+def reference(case, x, w, b):
+    layout, n, c, h, wd, f, k, s, d, _, _ = case
+    if layout == "nhwc":
+        x, w = x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1)
+    oh, ow = shapes(case)[2][2:] if layout == "nchw" else shapes(case)[2][1:3]
+    out = numpy.zeros((n, f, oh, ow), dtype=numpy.float64)
+    for i in range(k):
+        for j in range(k):
+            patch = x[:, :, i * d:i * d + s * (oh - 1) + 1:s, j * d:j * d + s * (ow - 1) + 1:s]
+            out += numpy.einsum("nchw,fc->nfhw", patch.astype(numpy.float64),
+                                w[:, :, i, j].astype(numpy.float64))
+    if layout == "nhwc":
+        out = out.transpose(0, 2, 3, 1)
+    return out + (b if b is not None else 0)
+
+
+def main():
+    work, compiler = sys.argv[1], sys.argv[2]
+    rng = numpy.random.default_rng(7)
+    matched = True
+    for index, case in enumerate(CASES):
+        name = f"conv{index}"
+        source = os.path.join(work, f"{name}.mlir")
+        with open(source, "w") as f:
+            f.write(module(case, name))
+        dtype = numpy.float32 if case[9] == "f32" else numpy.float64
+        x_shape, w_shape, y_shape = shapes(case)
+        x = rng.standard_normal(x_shape).astype(dtype)
+        w = rng.standard_normal(w_shape).astype(dtype)
+        b = rng.standard_normal(y_shape).astype(dtype) if case[10] else None
+        args = [x, w] + ([b] if b is not None else [])
+        want = reference(case, x, w, b)
+        line = [f"{name} {case[0]} stride={case[7]} dilation={case[8]} n={case[1]} {case[9]}"]
+        for gemm in ("codegen", "blas"):
+            library = os.path.join(work, f"lib{name}-{gemm}.so")
+            subprocess.run([compiler, source, f"--entry={name}", "--emit=lib",
+                            f"--gemm={gemm}", "-o", library], check=True)
+            got = CompiledStep(library, name)(*args)[0]
+            tolerance = 1e-4 if dtype == numpy.float32 else 1e-10
+            ok = got.shape == want.shape and numpy.allclose(got, want, rtol=tolerance,
+                                                            atol=tolerance)
+            matched &= ok
+            line.append(f"{gemm}={'ok' if ok else 'WRONG'}")
+        print(" ".join(line))
+    print(f"convolutions_match={'yes' if matched else 'no'}")
+    return 0 if matched else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+// RUN: ckpt-opt %s --ckpt-convolution-to-gemm --split-input-file | FileCheck %s
+
+// An NCHW convolution from a zero fill: the patches are copied as
+// (C, KH, KW, N, OH, OW) with the window map, multiplied as (F x C*KH*KW)
+// by (C*KH*KW x N*OH*OW) into a fresh fill of the product's shape, and
+// transposed back to NCHW. Every new op takes the phase; the transpose,
+// which produces the result, takes the name; other attributes are dropped.
+// CHECK-DAG:   #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d4 * 2 + d1 * 3, d5 * 2 + d2 * 3)>
+// CHECK-LABEL: func.func @nchw_strided_dilated
+// CHECK:         %[[COL:.*]] = linalg.generic {indexing_maps = [#[[READ]], {{.*}}]
+// CHECK-SAME:      ins(%arg0 : tensor<2x3x11x11xf32>) outs(%{{.*}} : tensor<3x3x3x2x3x3xf32>)
+// CHECK-SAME:      attrs = {ckpt.phase = #ckpt.phase<backward>}
+// CHECK:         %[[PATCHES:.*]] = tensor.collapse_shape %[[COL]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<3x3x3x2x3x3xf32> into tensor<27x18xf32>
+// CHECK:         %[[FILTERS:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x3xf32> into tensor<4x27xf32>
+// CHECK:         %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<4x18xf32>
+// CHECK:         %[[PRODUCT:.*]] = linalg.matmul {{.*}}ins(%[[FILTERS]], %[[PATCHES]] : tensor<4x27xf32>, tensor<27x18xf32>) outs(%[[ZERO]] : tensor<4x18xf32>)
+// CHECK:         %[[GRID:.*]] = tensor.expand_shape %[[PRODUCT]] {{\[}}[0], [1, 2, 3]] output_shape [4, 2, 3, 3]
+// CHECK:         %[[OUT:.*]] = linalg.transpose ins(%[[GRID]] : tensor<4x2x3x3xf32>) outs(%{{.*}} : tensor<2x4x3x3xf32>) permutation = [1, 0, 2, 3]
+// CHECK-SAME:      {ckpt.name = "conv", ckpt.phase = #ckpt.phase<backward>}
+// CHECK-NOT:     other.attr
+// CHECK:         return %[[OUT]]
+func.func @nchw_strided_dilated(%x: tensor<2x3x11x11xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x3x3xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x3x3xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  %y = linalg.conv_2d_nchw_fchw {ckpt.name = "conv", ckpt.phase = #ckpt.phase<backward>, dilations = dense<3> : tensor<2xi64>,
+                                 strides = dense<2> : tensor<2xi64>, other.attr = 1 : i32}
+         ins(%x, %w : tensor<2x3x11x11xf32>, tensor<4x3x3x3xf32>) outs(%z : tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  return %y : tensor<2x4x3x3xf32>
+}
+
+// -----
+
+// An initial value that is not a fill (a bias) is transposed into the
+// product's layout and accumulated into; with one image, reshapes replace
+// both transposes.
+// CHECK-LABEL: func.func @nchw_bias
+// CHECK:         %[[INIT:.*]] = linalg.transpose ins(%arg2 : tensor<2x4x4x4xf64>) outs(%{{.*}} : tensor<4x2x4x4xf64>) permutation = [1, 0, 2, 3]
+// CHECK:         %[[ACC:.*]] = tensor.collapse_shape %[[INIT]] {{\[}}[0], [1, 2, 3]] : tensor<4x2x4x4xf64> into tensor<4x32xf64>
+// CHECK:         linalg.matmul {{.*}}outs(%[[ACC]] : tensor<4x32xf64>)
+// CHECK-LABEL: func.func @nchw_single_image
+// CHECK:         %[[ACC1:.*]] = tensor.collapse_shape %arg2 {{\[}}[0, 1], [2, 3]] : tensor<1x4x4x4xf32> into tensor<4x16xf32>
+// CHECK:         %[[P1:.*]] = linalg.matmul {{.*}}outs(%[[ACC1]] : tensor<4x16xf32>)
+// CHECK:         %[[R1:.*]] = tensor.expand_shape %[[P1]] {{\[}}[0, 1], [2, 3]] output_shape [1, 4, 4, 4]
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return %[[R1]]
+func.func @nchw_bias(%x: tensor<2x3x6x6xf64>, %w: tensor<4x3x3x3xf64>, %b: tensor<2x4x4x4xf64>) -> tensor<2x4x4x4xf64> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x3x6x6xf64>, tensor<4x3x3x3xf64>) outs(%b : tensor<2x4x4x4xf64>) -> tensor<2x4x4x4xf64>
+  return %y : tensor<2x4x4x4xf64>
+}
+func.func @nchw_single_image(%x: tensor<1x3x6x6xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x3x6x6xf32>, tensor<4x3x3x3xf32>) outs(%b : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// NHWC/HWCF: the patches as (N, OH, OW, KH, KW, C) times the filter as
+// (KH*KW*C x F) is the output as laid out, no transposes.
+// CHECK-DAG:   #[[NHWC:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4, d5)>
+// CHECK-LABEL: func.func @nhwc
+// CHECK:         %[[C:.*]] = linalg.generic {indexing_maps = [#[[NHWC]], {{.*}}]
+// CHECK-SAME:      outs(%{{.*}} : tensor<2x4x4x3x3x3xf32>)
+// CHECK:         %[[P:.*]] = tensor.collapse_shape %[[C]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<2x4x4x3x3x3xf32> into tensor<32x27xf32>
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %arg1 {{\[}}[0, 1, 2], [3]] : tensor<3x3x3x8xf32> into tensor<27x8xf32>
+// CHECK:         %[[I:.*]] = tensor.collapse_shape %arg2 {{\[}}[0, 1, 2], [3]] : tensor<2x4x4x8xf32> into tensor<32x8xf32>
+// CHECK:         %[[M:.*]] = linalg.matmul {{.*}}ins(%[[P]], %[[F]] : tensor<32x27xf32>, tensor<27x8xf32>) outs(%[[I]] : tensor<32x8xf32>)
+// CHECK-NOT:     linalg.transpose
+func.func @nhwc(%x: tensor<2x6x6x3xf32>, %w: tensor<3x3x3x8xf32>, %b: tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32> {
+  %y = linalg.conv_2d_nhwc_hwcf ins(%x, %w : tensor<2x6x6x3xf32>, tensor<3x3x3x8xf32>) outs(%b : tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32>
+  return %y : tensor<2x4x4x8xf32>
+}
+
+// -----
+
+// Left alone: bf16 (BLAS has no bf16 GEMM), grouped convolutions, dynamic
+// shapes.
+// CHECK-LABEL: func.func @left_alone
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.conv_2d_ngchw_gfchw
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-NOT:     linalg.matmul
+func.func @left_alone(%x: tensor<2x3x6x6xbf16>, %w: tensor<4x3x3x3xbf16>, %b: tensor<2x4x4x4xbf16>,
+                      %gx: tensor<2x2x3x6x6xf32>, %gw: tensor<2x4x3x3x3xf32>, %gb: tensor<2x2x4x4x4xf32>,
+                      %dx: tensor<?x3x6x6xf32>, %dw: tensor<4x3x3x3xf32>, %db: tensor<?x4x4x4xf32>)
+    -> (tensor<2x4x4x4xbf16>, tensor<2x2x4x4x4xf32>, tensor<?x4x4x4xf32>) {
+  %y = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<2x3x6x6xbf16>, tensor<4x3x3x3xbf16>) outs(%b : tensor<2x4x4x4xbf16>) -> tensor<2x4x4x4xbf16>
+  %g = linalg.conv_2d_ngchw_gfchw ins(%gx, %gw : tensor<2x2x3x6x6xf32>, tensor<2x4x3x3x3xf32>) outs(%gb : tensor<2x2x4x4x4xf32>) -> tensor<2x2x4x4x4xf32>
+  %d = linalg.conv_2d_nchw_fchw ins(%dx, %dw : tensor<?x3x6x6xf32>, tensor<4x3x3x3xf32>) outs(%db : tensor<?x4x4x4xf32>) -> tensor<?x4x4x4xf32>
+  return %y, %g, %d : tensor<2x4x4x4xbf16>, tensor<2x2x4x4x4xf32>, tensor<?x4x4x4xf32>
+}
