@@ -62,6 +62,19 @@ if ! python3 -c "import torch_mlir.fx, packaging" 2>/dev/null; then
     "torch-mlir==$torch_mlir_version" packaging
 fi
 
+# Real models for ckpt.torch's coverage table and tests (ckpt.torch.zoo builds
+# them from small configs; nothing is downloaded): transformers and the
+# torchvision built for this torch, and ml_dtypes, which torch-mlir needs
+# for bf16. About 10 s and 150 MB the first time here.
+transformers_version=5.24.0
+torchvision_version=0.29.2
+ml_dtypes_version=0.7.0
+if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('transformers') != '$transformers_version' or m.version('torchvision').split('+')[0] != '$torchvision_version' or m.version('ml_dtypes') != '$ml_dtypes_version')" 2>/dev/null; then
+  echo "setup-deps: installing transformers $transformers_version, torchvision $torchvision_version, ml_dtypes $ml_dtypes_version with pip"
+  python3 -m pip install -q --disable-pip-version-check "transformers==$transformers_version" \
+    "torchvision==$torchvision_version" "ml_dtypes==$ml_dtypes_version" "torch==$torch_version"
+fi
+
 # IREE's compiler and runtime tools (iree-compile, iree-run-module) from the
 # package index: ckpt's output through IREE (test/Integration/IREE,
 # ckpt-recompute-to-barrier). About 10 s and 390 MB the first time here.

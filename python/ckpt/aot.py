@@ -78,7 +78,7 @@ class CompiledStep:
                 import torch as torch_module
                 torch = torch_module
                 arg = arg.detach().cpu().numpy()
-            array = numpy.ascontiguousarray(arg)
+            array = numpy.asarray(arg, order="C")  # keeps 0-d arrays 0-d
             if array.dtype == numpy.bool_ and dtype == numpy.uint8:
                 array = array.view(numpy.uint8)  # i1 is stored as one byte, 0 or 1
             if array.shape != shape or array.dtype != dtype:

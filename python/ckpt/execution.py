@@ -66,6 +66,50 @@ def _report_error(path):
     return next((f["error"] for f in report.get("functions", []) if "error" in f), None)
 
 
+def build_library(module, entry, work, backend="cpu", budget=None, solver="auto", policy=None,
+                  build=None, gemm="codegen"):
+    """Builds `entry` of `module` (MLIR text) with ckpt-compile --emit=lib
+    into the folder `work`, rematerialized to `budget` when given; returns
+    the library's path and ckpt-remat's report (a dict, or None without a
+    budget). Raises BuildError with ckpt-compile's diagnostics."""
+    source = os.path.join(work, f"{entry}.mlir")
+    with open(source, "w") as f:
+        f.write(module)
+    library = os.path.join(work, f"lib{entry}.so")
+    command = [find_tool("ckpt-compile", build), source, f"--entry={entry}",
+               f"--backend={backend}", "--emit=lib", "-o", library]
+    if gemm != "codegen":
+        command.append(f"--gemm={gemm}")
+    report_path = os.path.join(work, f"{entry}-report.json")
+    if budget is not None:
+        command += [f"--remat-budget={budget}", f"--remat-solver={solver}",
+                    f"--remat-report={report_path}"]
+        if policy:
+            command.append(f"--remat-policy={policy}")
+    compiled = subprocess.run(command, capture_output=True, text=True)
+    if compiled.returncode != 0:
+        raise BuildError(compiled.stderr.strip() or "ckpt-compile failed",
+                         _report_error(report_path))
+    report = None
+    if budget is not None:
+        with open(report_path) as f:
+            report = json.load(f)
+    return library, report
+
+
+def input_bytes(step):
+    """Bytes ckpt-run counts for the inputs of a CPU library (as the runtime
+    would allocate them, rounded up to 64 bytes; a CPU library does not see
+    the caller's buffers). 0 for CUDA, whose library stages and counts them."""
+    if step.backend != "cpu":
+        return 0
+    total = 0
+    for shape, dtype in step.inputs:
+        size = int(numpy.prod(shape, dtype=numpy.int64)) * numpy.dtype(dtype).itemsize
+        total += (size + _ALIGNMENT - 1) // _ALIGNMENT * _ALIGNMENT
+    return total
+
+
 def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=None,
         solver="auto", policy=None, build=None, gemm="codegen"):
     """Compiles `entry` of `module` (MLIR text) for `backend` (`cpu` or
@@ -78,28 +122,8 @@ def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=
     if iterations < 1:
         raise ValueError("iterations must be at least 1")
     with tempfile.TemporaryDirectory(prefix="ckpt-run-") as work:
-        source = os.path.join(work, "module.mlir")
-        with open(source, "w") as f:
-            f.write(module)
-        library = os.path.join(work, "libstep.so")
-        command = [find_tool("ckpt-compile", build), source, f"--entry={entry}",
-                   f"--backend={backend}", "--emit=lib", "-o", library]
-        if gemm != "codegen":
-            command.append(f"--gemm={gemm}")
-        report_path = os.path.join(work, "report.json")
-        if budget is not None:
-            command += [f"--remat-budget={budget}", f"--remat-solver={solver}",
-                        f"--remat-report={report_path}"]
-            if policy:
-                command.append(f"--remat-policy={policy}")
-        compiled = subprocess.run(command, capture_output=True, text=True)
-        if compiled.returncode != 0:
-            raise BuildError(compiled.stderr.strip() or "ckpt-compile failed",
-                             _report_error(report_path))
-        report = None
-        if budget is not None:
-            with open(report_path) as f:
-                report = json.load(f)
+        library, report = build_library(module, entry, work, backend=backend, budget=budget,
+                                        solver=solver, policy=policy, build=build, gemm=gemm)
         step = CompiledStep(library, entry)
         args = list(inputs) if inputs is not None else generate(step.inputs, seed)
         seconds, step_peak, outputs = [], 0, None
@@ -108,14 +132,6 @@ def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=
             outputs = step(*args)
             seconds.append(time.perf_counter() - start)
             step_peak = max(step_peak, step.peak_bytes())
-        # The CPU library does not see the caller's inputs; ckpt-run counts
-        # them as the runtime allocates them (rounded up to 64 bytes). The
-        # CUDA library stages them through the runtime, so they are counted.
-        input_bytes = 0
-        if step.backend == "cpu":
-            for shape, dtype in step.inputs:
-                size = int(numpy.prod(shape, dtype=numpy.int64)) * numpy.dtype(dtype).itemsize
-                input_bytes += (size + _ALIGNMENT - 1) // _ALIGNMENT * _ALIGNMENT
-        return RunResult(outputs=outputs, peak_bytes=step_peak + input_bytes,
+        return RunResult(outputs=outputs, peak_bytes=step_peak + input_bytes(step),
                          step_peak_bytes=step_peak,
                          step_time_s=statistics.median(seconds), report=report)

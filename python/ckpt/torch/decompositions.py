@@ -1,14 +1,30 @@
-"""Decompositions that keep scatters out of the exported step.
+"""Decompositions that keep the exported step inside what torch-mlir lowers
+to linalg on tensors (and so inside what ckpt-opt parses).
 
-torch-mlir lowers `aten.scatter` and `aten.embedding_dense_backward` to its
-own `tm_tensor.scatter`, which only torch-mlir's MLIR knows. The two places
-they appear in training steps have scatter-free forms in core aten ops:
+torch-mlir lowers `aten.scatter`, `aten.embedding_dense_backward` and
+`aten.max_pool2d_with_indices_backward` to its own `tm_tensor.scatter`,
+which only torch-mlir's MLIR knows, and fails on the backward of grouped
+convolutions (depthwise ones in MobileNet). Each has a form in core aten
+ops that torch-mlir lowers to linalg:
 - nll_loss_backward writes the gradient into a zero tensor at the label of
   each row (`scatter.value` with one index per row): a comparison with an
   arange and a select;
 - the embedding gradient adds each row's gradient into the row of its token:
   the transposed one-hot matrix of the tokens times the gradients (a matmul,
-  which ckpt treats like any other).
+  which ckpt treats like any other);
+- the max-pool gradient: for each of the window's k*k offsets, the output
+  gradient gathered onto the input grid where that offset read the maximum
+  (the saved indices), summed (overlapping windows add, as the scatter-add
+  does);
+- the convolution backward, which torch-mlir fails on for grouped
+  convolutions (depthwise ones in MobileNet) and lowers, for strided ones,
+  to a per-sample filter gradient (a tensor batch times the filter's size,
+  summed afterwards): the input gradient is a convolution of the
+  spread-out output gradient with the flipped filters (torch-mlir fails on
+  transposed grouped convolutions too), the filter gradient a convolution
+  of the input (groups moved into the batch, the batch into the channels)
+  with the output gradient as its filter, stride and dilation swapped, so
+  the batch is the reduction.
 """
 
 
@@ -34,9 +50,141 @@ def _embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_gra
     return one_hot.to(grad.dtype).t() @ grad.reshape(-1, grad.shape[-1])
 
 
+def _output_padding(size, out, stride, padding, dilation, kernel):
+    """Output padding that makes a transposed convolution of `out` positions
+    cover `size` input positions (negative: the result is cropped)."""
+    return size - ((out - 1) * stride - 2 * padding + dilation * (kernel - 1) + 1)
+
+
+def _spread(planes, stride):
+    """`planes` (n, c, h, w) with stride - 1 zeros between neighbours:
+    (n, c, (h - 1) * stride[0] + 1, (w - 1) * stride[1] + 1)."""
+    import torch.nn.functional as F
+    if stride[0] == 1 and stride[1] == 1:
+        return planes
+    n, c, h, w = planes.shape
+    spread = F.pad(planes.reshape(n, c, h, 1, w, 1), (0, stride[1] - 1, 0, 0, 0, stride[0] - 1))
+    spread = spread.reshape(n, c, h * stride[0], w * stride[1])
+    return spread[:, :, :(h - 1) * stride[0] + 1, :(w - 1) * stride[1] + 1]
+
+
+def _window_sources(size, out, stride, padding, dilation, offset):
+    """For each of `size` input positions along one axis: the output
+    position whose window reads it at window offset `offset` (clamped into
+    range) and whether there is one."""
+    import torch
+    shifted = torch.arange(size) + padding - offset * dilation
+    source = torch.div(shifted, stride, rounding_mode="floor")
+    valid = (shifted >= 0) & (torch.remainder(shifted, stride) == 0) & (source < out)
+    return source.clamp(0, out - 1), valid
+
+
+def _max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilation,
+                         ceil_mode, indices):
+    import torch
+    if input.dim() != 4:
+        return NotImplemented
+    h, w = input.shape[2:]
+    kh, kw = kernel_size if len(kernel_size) == 2 else (kernel_size[0],) * 2
+    sh, sw = (stride if len(stride) == 2 else (stride[0],) * 2) if stride else (kh, kw)
+    ph, pw = padding if len(padding) == 2 else (padding[0],) * 2
+    dh, dw = dilation if len(dilation) == 2 else (dilation[0],) * 2
+    n, c, ho, wo = grad_output.shape
+    flat = (torch.arange(h).view(h, 1) * w + torch.arange(w).view(1, w)).reshape(-1)
+    zero = torch.zeros((), dtype=grad_output.dtype)
+    grad_output = grad_output.reshape(n, c, ho * wo)
+    indices = indices.reshape(n, c, ho * wo)
+    grad = None
+    # Input (y, x) is read at window offset (ki, kj) by at most one output
+    # position; where that read held the maximum (the saved flat index),
+    # the output gradient there comes back to (y, x). One gather and a
+    # select on the input grid per offset, summed: elementwise ops that fuse
+    # into one, with no intermediate grids.
+    for ki in range(kh):
+        rows, rows_valid = _window_sources(h, ho, sh, ph, dh, ki)
+        for kj in range(kw):
+            columns, columns_valid = _window_sources(w, wo, sw, pw, dw, kj)
+            source = (rows.view(h, 1) * wo + columns.view(1, w)).reshape(-1)
+            valid = (rows_valid.view(h, 1) & columns_valid.view(1, w)).reshape(-1)
+            taken = (indices.index_select(2, source) == flat) & valid
+            part = torch.where(taken, grad_output.index_select(2, source), zero)
+            grad = part if grad is None else grad + part
+    grad = grad.reshape(n, c, h, w)
+    return grad
+
+
+def _grouped_input_gradient(grad_output, weight, size, stride, padding, dilation, groups):
+    """The input gradient of a (grouped) convolution as a convolution
+    (torch-mlir fails on transposed grouped ones): the output gradient with
+    stride - 1 zeros between its elements, padded by dilation * (k - 1) -
+    padding, convolved with the filters flipped and their in and out
+    channels swapped within each group."""
+    import torch
+    import torch.nn.functional as F
+    aten = torch.ops.aten
+    n, c_out, ho, wo = grad_output.shape
+    _, c_group, kh, kw = weight.shape
+    o_group = c_out // groups
+    spread = _spread(grad_output, stride)
+    pads = []
+    for dim, (kernel, extent) in reversed(list(enumerate(((kh, size[0]), (kw, size[1]))))):
+        low = dilation[dim] * (kernel - 1) - padding[dim]
+        high = low + _output_padding(extent, grad_output.shape[2 + dim], stride[dim],
+                                     padding[dim], dilation[dim], kernel)
+        pads += [low, high]
+    spread = F.pad(spread, pads)
+    if groups == 1:
+        flipped = weight.transpose(0, 1).flip([2, 3])
+    else:
+        flipped = weight.reshape(groups, o_group, c_group, kh, kw).transpose(1, 2)
+        flipped = flipped.reshape(groups * c_group, o_group, kh, kw).flip([2, 3])
+    return aten.convolution(spread, flipped, None, [1, 1], [0, 0], dilation, False, [0, 0],
+                            groups)
+
+
+def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
+                                  dilation, transposed, output_padding, groups, output_mask):
+    import torch
+    aten = torch.ops.aten
+    if transposed or input.dim() != 4:
+        return NotImplemented
+    n, _, h, w = input.shape
+    c_out, c_group, kh, kw = weight.shape
+    o_group = c_out // groups
+    ho, wo = grad_output.shape[2:]
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        grad_input = _grouped_input_gradient(grad_output, weight, (h, w), stride, padding,
+                                             dilation, groups)
+    if output_mask[1]:
+        # Without groups, plain transposes: a reshape of the forward's input
+        # would be a view of it, which the remat pass then cannot free early.
+        if groups == 1:
+            x = input.transpose(0, 1)
+            dy = grad_output.transpose(0, 1)
+        else:
+            x = input.reshape(n, groups, c_group, h, w).permute(2, 1, 0, 3, 4)
+            x = x.reshape(c_group, groups * n, h, w)
+            dy = grad_output.reshape(n, groups, o_group, ho, wo).permute(1, 2, 0, 3, 4)
+            dy = dy.reshape(groups * o_group, n, ho, wo)
+        grad = aten.convolution(x, dy, None, dilation, padding, stride, False, [0, 0], groups)
+        grad_weight = grad[:, :, :kh, :kw].permute(1, 0, 2, 3).contiguous()
+    if output_mask[2]:
+        grad_bias = grad_output.sum(dim=(0, 2, 3))
+    return grad_input, grad_weight, grad_bias
+
+
 def scatter_free_decompositions():
     """The decompositions above, keyed by the aten overloads they replace."""
     import torch
     aten = torch.ops.aten
     return {aten.scatter.value: _scatter_value,
-            aten.embedding_dense_backward.default: _embedding_dense_backward}
+            aten.embedding_dense_backward.default: _embedding_dense_backward,
+            aten.max_pool2d_with_indices_backward.default: _max_pool2d_backward,
+            aten.convolution_backward.default: _grouped_convolution_backward}
+
+
+def export_decompositions():
+    """torch-mlir's decomposition table with the ones above on top."""
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+    return {**get_decomposition_table(), **scatter_free_decompositions()}

@@ -1,0 +1,250 @@
+"""python3 -m ckpt.torch.coverage [--models a,b] [--steps 5] [--budget 0.5]
+                                 [--output docs/TorchCoverage.md] [--json rows.json]
+
+The coverage table of ckpt.torch on real models (ckpt.torch.zoo: Hugging
+Face transformers and torchvision from small configs, training mode, no
+dropout). For each model:
+
+- the training step is exported (ckpt.torch.export_training_step);
+- it runs as a ckpt.torch.TrainStep without remat and with remat at
+  `--budget` of its peak, on identical copies of the model, for `--steps`
+  SGD steps, next to eager PyTorch (`loss.backward()`) on a third copy;
+- the table shows whether the budget is reached (measured peak at most the
+  budget's bytes), whether both builds are bit-identical (every loss and
+  every parameter after the last step), the first step's normwise error of
+  all gradients together against eager autograd's, the largest relative loss
+  difference from eager over the steps, and for models with BatchNorm the
+  largest relative difference of the running statistics from eager's after
+  the last step and `num_batches_tracked`: ckpt's, eager's, and
+  `torch.utils.checkpoint`'s (which runs the forward again during the
+  backward and so counts, and updates, twice).
+
+A row passes when all of these hold (gradients within 1e-4 normwise, losses
+within rtol 1e-4, statistics within 1e-4). The exit status is non-zero when
+a row fails.
+"""
+
+import argparse
+import copy
+import json
+import sys
+import time
+
+#: Learning rate of the SGD steps (small enough that float32 rounding
+#: differences do not grow into different trajectories in a few steps).
+LEARNING_RATE = 0.01
+TOLERANCE = 1e-4
+
+
+def _flat(tensors):
+    import torch
+    return torch.cat([t.detach().reshape(-1).double() for t in tensors])
+
+
+def _normwise(got, want):
+    import torch
+    return float(torch.linalg.vector_norm(got.double() - want.double())
+                 / max(float(torch.linalg.vector_norm(want.double())), 1e-30))
+
+
+def _statistics(model):
+    return {n: b for n, b in model.named_buffers() if n.endswith(("running_mean", "running_var"))}
+
+
+def _tracked(model):
+    counts = [int(b) for n, b in model.named_buffers() if n.endswith("num_batches_tracked")]
+    return counts[0] if counts else None
+
+
+def _checkpointed_count(model, inputs, targets, loss_fn, steps):
+    """num_batches_tracked after `steps` steps of torch.utils.checkpoint
+    around the whole model (the recompute runs BatchNorm's forward again)."""
+    import torch
+    from torch.utils.checkpoint import checkpoint
+    model = copy.deepcopy(model)
+    optimizer = torch.optim.SGD(model.parameters(), lr=LEARNING_RATE)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        output = checkpoint(model, *inputs, use_reentrant=False)
+        loss_fn(output, *targets).backward()
+        optimizer.step()
+    return _tracked(model)
+
+
+def measure(name, steps=5, budget="0.5", build=None):
+    """One row of the table for ckpt.torch.zoo's `name`, as a dict."""
+    import torch
+    from ..execution import BuildError
+    from . import ExportError, TrainStep
+    from .zoo import ZOO
+
+    row = {"model": name, "passed": False}
+    model, inputs, targets, loss_fn = ZOO[name]()
+    copies = {"eager": copy.deepcopy(model), "none": copy.deepcopy(model),
+              "remat": copy.deepcopy(model)}
+    built = {}
+    try:
+        for key, step_budget in (("none", None), ("remat", budget)):
+            start = time.perf_counter()
+            try:
+                built[key] = TrainStep(copies[key], loss_fn, inputs, targets,
+                                       budget=step_budget, build=build)
+            except BuildError as error:
+                if error.kind != "infeasible-budget":
+                    raise
+                # No schedule meets the budget: the row says so, and the
+                # smallest peak found is built instead for the other checks.
+                row["smallest_peak_bytes"] = error.smallest_peak_bytes
+                built[key] = TrainStep(copies[key], loss_fn, inputs, targets, budget="min",
+                                       build=build)
+            row[f"build_{key}_s"] = time.perf_counter() - start
+            if key == "none":
+                exported = built[key].exported
+                row["export_s"] = exported.export_time_s
+                row["aten_ops"] = len(exported.aten_ops)
+                row["updated_buffers"] = len(exported.updated_buffers)
+    except RuntimeError as error:
+        row["error"] = str(error).splitlines()[0][:300]
+        row["exported"] = "none" in built or not isinstance(error, ExportError)
+        return row
+
+    optimizers = {k: torch.optim.SGD(m.parameters(), lr=LEARNING_RATE)
+                  for k, m in copies.items()}
+    losses = {k: [] for k in copies}
+    for index in range(steps):
+        for key, model_copy in copies.items():
+            optimizers[key].zero_grad(set_to_none=True)
+            if key == "eager":
+                loss = loss_fn(model_copy(*inputs), *targets)
+                loss.backward()
+            else:
+                loss = built[key](*inputs, *targets)
+            losses[key].append(float(loss.detach()))
+        if index == 0:
+            grads = {k: [p.grad if p.grad is not None else torch.zeros_like(p)
+                         for p in m.parameters()] for k, m in copies.items()}
+            # Over all gradients at once: some are zero in exact arithmetic
+            # (the key bias under softmax) and rounding noise alone.
+            row["grad_error"] = _normwise(_flat(grads["none"]), _flat(grads["eager"]))
+            row["grads_identical"] = all(torch.equal(a, b) for a, b in zip(grads["none"],
+                                                                          grads["remat"]))
+        for optimizer in optimizers.values():
+            optimizer.step()
+
+    row["losses_eager"] = losses["eager"]
+    row["losses_ckpt"] = losses["none"]
+    row["loss_error"] = max(abs(a - b) / max(abs(b), 1e-30)
+                            for a, b in zip(losses["none"], losses["eager"]))
+    row["identical"] = (row["grads_identical"] and losses["none"] == losses["remat"]
+                        and torch.equal(_flat(copies["none"].parameters()),
+                                        _flat(copies["remat"].parameters())))
+    report = built["remat"].report["functions"][0]
+    row["peak_bytes"] = built["none"].peak_bytes
+    row["remat_peak_bytes"] = built["remat"].peak_bytes
+    row["budget_bytes"] = report["budget_bytes"]
+    row["recompute_count"] = report["recompute_count"]
+    row["budget_reached"] = ("smallest_peak_bytes" not in row
+                             and row["remat_peak_bytes"] <= row["budget_bytes"])
+
+    statistics = _statistics(copies["eager"])
+    passed_statistics = True
+    if statistics:
+        ckpt_statistics = _statistics(copies["none"])
+        row["statistics_error"] = max(_normwise(ckpt_statistics[n], s)
+                                      for n, s in statistics.items())
+        row["tracked_ckpt"] = _tracked(copies["none"])
+        row["tracked_remat"] = _tracked(copies["remat"])
+        row["tracked_eager"] = _tracked(copies["eager"])
+        row["tracked_checkpoint"] = _checkpointed_count(model, inputs, targets, loss_fn, steps)
+        passed_statistics = (row["statistics_error"] <= TOLERANCE
+                             and row["tracked_ckpt"] == row["tracked_remat"]
+                             == row["tracked_eager"])
+    row["passed"] = (row["budget_reached"] and row["identical"]
+                     and row["grad_error"] <= TOLERANCE and row["loss_error"] <= TOLERANCE
+                     and passed_statistics)
+    return row
+
+
+def _mib(size):
+    return f"{size / 2**20:.2f}"
+
+
+def _remat_cell(row):
+    if "smallest_peak_bytes" in row:
+        return (f"missed: the smallest peak found is {_mib(row['smallest_peak_bytes'])} "
+                f"({row['smallest_peak_bytes'] / row['peak_bytes']:.2f} of the peak; built at "
+                f"that, {row['recompute_count']} recomputed)")
+    return (f"{_mib(row['remat_peak_bytes'])} of {_mib(row['budget_bytes'])} ("
+            f"{'reached' if row['budget_reached'] else 'missed'}, "
+            f"{row['recompute_count']} recomputed)")
+
+
+def table(rows, steps, budget):
+    """The rows as a Markdown table."""
+    lines = [f"| model | exported | peak MiB | remat peak MiB (budget {budget}) | bit-identical "
+             f"| grad error vs eager | loss error vs eager ({steps} steps) "
+             f"| BN stats error | num_batches_tracked ckpt / eager / checkpoint | passed |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        if "error" in row:
+            exported = "yes" if row.get("exported") else "no"
+            lines.append(f"| {row['model']} | {exported} | failed: "
+                         f"{row['error'].replace('|', '/')} | | | | | | | no |")
+            continue
+        statistics = (f"{row['statistics_error']:.1e}" if "statistics_error" in row else "-")
+        tracked = (f"{row['tracked_ckpt']} / {row['tracked_eager']} / "
+                   f"{row['tracked_checkpoint']}" if "tracked_ckpt" in row else "-")
+        lines.append(
+            f"| {row['model']} | yes ({row['export_s']:.1f} s, {row['aten_ops']} aten ops) "
+            f"| {_mib(row['peak_bytes'])} | {_remat_cell(row)} "
+            f"| {'yes' if row['identical'] else 'no'} "
+            f"| {row['grad_error']:.1e} | {row['loss_error']:.1e} | {statistics} | {tracked} "
+            f"| {'yes' if row['passed'] else 'no'} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    from .zoo import ZOO
+    parser = argparse.ArgumentParser(prog="python3 -m ckpt.torch.coverage", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", default=",".join(ZOO),
+                        help="comma-separated names from ckpt.torch.zoo (default: all)")
+    parser.add_argument("--steps", type=int, default=5)
+    parser.add_argument("--budget", default="0.5")
+    parser.add_argument("--output", help="write the Markdown table here")
+    parser.add_argument("--json", help="write the rows as JSON here")
+    parser.add_argument("--build", help="ckpt's build directory (default: CKPT_BUILD_DIR)")
+    args = parser.parse_args(argv)
+    names = [n for n in args.models.split(",") if n]
+    unknown = [n for n in names if n not in ZOO]
+    if unknown:
+        parser.error(f"unknown model(s) {', '.join(unknown)}; known: {', '.join(ZOO)}")
+
+    import torch
+    torch.set_num_threads(1)
+    rows = []
+    for name in names:
+        start = time.perf_counter()
+        row = measure(name, steps=args.steps, budget=args.budget, build=args.build)
+        row["seconds"] = time.perf_counter() - start
+        print(f"{name}: {'passed' if row['passed'] else 'FAILED'} ({row['seconds']:.1f} s)"
+              + (f": {row['error']}" if "error" in row else ""), flush=True)
+        rows.append(row)
+    text = table(rows, args.steps, args.budget)
+    print(text)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write("# ckpt.torch on real models\n\n"
+                    "Generated by `python3 -m ckpt.torch.coverage --output "
+                    "docs/TorchCoverage.md` (models: `ckpt.torch.zoo`, small configs, training "
+                    "mode, dropout 0, SGD at lr "
+                    f"{LEARNING_RATE}, one thread; see the module's documentation for what "
+                    "each column measures).\n\n" + text)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0 if all(row["passed"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
