@@ -32,6 +32,7 @@ def main():
     args = parser.parse_args()
     # Before OpenBLAS and torch start their thread pools.
     os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
+    os.environ["CKPT_BLAS_THREADS"] = str(args.threads)  # libckpt_blas_runtime: 1 unless set
     import torch
     import ckpt
     from ckpt.torch import export_training_step

@@ -32,6 +32,7 @@ that called it and a hint.
 
 import dataclasses
 import re
+import threading
 import time
 
 import numpy
@@ -40,6 +41,10 @@ import numpy
 #: hidden global seed, not from the step's arguments.
 _RANDOM_OPS = ("native_dropout", "bernoulli", "rand", "randn", "randint", "normal",
                "uniform", "multinomial", "exponential", "rand_like", "randn_like")
+
+#: PyTorch's tracing keeps global state: one export at a time per process
+#: (the builds that follow may run concurrently).
+_TRACING = threading.Lock()
 
 #: Hints for the aten ops that are known to need one.
 _HINTS = {
@@ -414,7 +419,12 @@ def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="
     gradient of every trainable parameter and the new value of every buffer
     the step updates. Returns an ExportedStep. Raises ExportError (a
     RuntimeError) naming the aten op and its module when the step cannot
-    be exported."""
+    be exported. Safe to call from several threads (one traces at a time)."""
+    with _TRACING:
+        return _export(model, example_inputs, loss_fn, targets, func_name)
+
+
+def _export(model, example_inputs, loss_fn, targets, func_name):
     import torch
     from torch._functorch.aot_autograd import aot_export_module
     from torch.nn.attention import SDPBackend, sdpa_kernel

@@ -27,7 +27,7 @@ def _no_dropout(config):
 def _language_model_loss(output, labels):
     import torch.nn.functional as F
     logits = output.logits
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1))
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1))
 
 
 def _encoder_loss(output, target):
