@@ -74,19 +74,18 @@ FailureOr<Convolution> matchConvolution(ConvOp conv,
       input.getElementType() != element || filter.getElementType() != element)
     return rewriter.notifyMatchFailure(conv, "not f32 or f64 throughout");
   std::optional<std::array<int64_t, 2>> strides = pairOf(conv.getStrides());
-  std::optional<std::array<int64_t, 2>> dilations =
-      pairOf(conv.getDilations());
+  std::optional<std::array<int64_t, 2>> dilations = pairOf(conv.getDilations());
   if (!strides || !dilations)
     return rewriter.notifyMatchFailure(conv, "unexpected strides");
   return Convolution{input, filter, output, *strides, *dilations};
 }
 
-/// A linalg.generic copying `input` into a new tensor of `shape`, element
-/// `[d...]` from `input[read(d...)]`.
-linalg::GenericOp copyPatches(PatternRewriter &rewriter, Location loc,
-                              Value input, ArrayRef<int64_t> shape,
-                              AffineMap read,
-                              SmallVectorImpl<Operation *> &created) {
+/// The patches of `input` as a matrix: a linalg.generic copies element
+/// `[d0..d5]` of a new tensor of `shape` from `input[read(d0..d5)]`, and the
+/// result is collapsed to (d0*d1*d2) x (d3*d4*d5).
+Value copyPatches(PatternRewriter &rewriter, Location loc, Value input,
+                  ArrayRef<int64_t> shape, AffineMap read,
+                  SmallVectorImpl<Operation *> &created) {
   Type element = cast<RankedTensorType>(input.getType()).getElementType();
   auto empty = tensor::EmptyOp::create(rewriter, loc, shape, element);
   AffineMap write =
@@ -100,7 +99,9 @@ linalg::GenericOp copyPatches(PatternRewriter &rewriter, Location loc,
         linalg::YieldOp::create(builder, loc, args[0]);
       });
   created.append({empty, copy});
-  return copy;
+  return tensor::CollapseShapeOp::create(
+      rewriter, loc, copy.getResult(0),
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
 }
 
 /// NCHW input, FCHW filter: patches as (C*KH*KW) x (N*OH*OW), the product
@@ -119,11 +120,11 @@ struct NchwConvolutionAsGemm
     const std::array<int64_t, 2> &strides = matched->strides;
     const std::array<int64_t, 2> &dilations = matched->dilations;
 
-    ArrayRef<int64_t> in = matched->input.getShape(); // N, C, H, W
+    ArrayRef<int64_t> in = matched->input.getShape();      // N, C, H, W
     ArrayRef<int64_t> filter = matched->filter.getShape(); // F, C, KH, KW
-    ArrayRef<int64_t> out = outputType.getShape();    // N, F, OH, OW
-    int64_t n = in[0], c = in[1], f = filter[0], kh = filter[2],
-            kw = filter[3], oh = out[2], ow = out[3];
+    ArrayRef<int64_t> out = outputType.getShape();         // N, F, OH, OW
+    int64_t n = in[0], c = in[1], f = filter[0], kh = filter[2], kw = filter[3],
+            oh = out[2], ow = out[3];
     int64_t positions = n * oh * ow;
     Location loc = conv.getLoc();
     MLIRContext *context = rewriter.getContext();
@@ -132,17 +133,13 @@ struct NchwConvolutionAsGemm
     // col[c, kh, kw, n, oh, ow] = input[n, c, oh*s0 + kh*d0, ow*s1 + kw*d1].
     AffineExpr dc, dkh, dkw, dn, doh, dow;
     bindDims(context, dc, dkh, dkw, dn, doh, dow);
-    AffineMap read = AffineMap::get(
-        6, 0,
-        {dn, dc, doh * strides[0] + dkh * dilations[0],
-         dow * strides[1] + dkw * dilations[1]},
-        context);
-    linalg::GenericOp col =
-        copyPatches(rewriter, loc, conv.getInputs()[0],
-                    {c, kh, kw, n, oh, ow}, read, created);
-    auto colMatrix = tensor::CollapseShapeOp::create(
-        rewriter, loc, col.getResult(0),
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+    AffineMap read =
+        AffineMap::get(6, 0,
+                       {dn, dc, doh * strides[0] + dkh * dilations[0],
+                        dow * strides[1] + dkw * dilations[1]},
+                       context);
+    Value colMatrix = copyPatches(rewriter, loc, conv.getInputs()[0],
+                                  {c, kh, kw, n, oh, ow}, read, created);
     auto filterMatrix = tensor::CollapseShapeOp::create(
         rewriter, loc, conv.getInputs()[1],
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
@@ -153,8 +150,8 @@ struct NchwConvolutionAsGemm
     auto productType = RankedTensorType::get({f, positions}, element);
     Value accumulator;
     if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      auto empty = tensor::EmptyOp::create(rewriter, loc, productType.getShape(),
-                                           element);
+      auto empty = tensor::EmptyOp::create(rewriter, loc,
+                                           productType.getShape(), element);
       auto refill = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
                                            empty.getResult());
       created.append({empty, refill});
@@ -166,9 +163,9 @@ struct NchwConvolutionAsGemm
     } else {
       auto empty = tensor::EmptyOp::create(
           rewriter, loc, ArrayRef<int64_t>{f, n, oh, ow}, element);
-      auto transposed = linalg::TransposeOp::create(
-          rewriter, loc, init, empty.getResult(),
-          ArrayRef<int64_t>{1, 0, 2, 3});
+      auto transposed =
+          linalg::TransposeOp::create(rewriter, loc, init, empty.getResult(),
+                                      ArrayRef<int64_t>{1, 0, 2, 3});
       created.append({empty, transposed});
       accumulator = tensor::CollapseShapeOp::create(
           rewriter, loc, productType, transposed->getResult(0),
@@ -187,8 +184,7 @@ struct NchwConvolutionAsGemm
     } else {
       auto grid = tensor::ExpandShapeOp::create(
           rewriter, loc, RankedTensorType::get({f, n, oh, ow}, element),
-          product.getResult(0),
-          ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+          product.getResult(0), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
       auto empty = tensor::EmptyOp::create(rewriter, loc, out, element);
       auto back = linalg::TransposeOp::create(rewriter, loc, grid.getResult(),
                                               empty.getResult(),
@@ -219,8 +215,8 @@ struct NhwcConvolutionAsGemm
     ArrayRef<int64_t> in = matched->input.getShape();      // N, H, W, C
     ArrayRef<int64_t> filter = matched->filter.getShape(); // KH, KW, C, F
     ArrayRef<int64_t> out = matched->output.getShape();    // N, OH, OW, F
-    int64_t n = in[0], c = in[3], kh = filter[0], kw = filter[1],
-            oh = out[1], ow = out[2];
+    int64_t n = in[0], c = in[3], kh = filter[0], kw = filter[1], oh = out[1],
+            ow = out[2];
     Location loc = conv.getLoc();
     MLIRContext *context = rewriter.getContext();
     SmallVector<Operation *> created;
@@ -228,17 +224,12 @@ struct NhwcConvolutionAsGemm
     // col[n, oh, ow, kh, kw, c] = input[n, oh*s0 + kh*d0, ow*s1 + kw*d1, c].
     AffineExpr dn, doh, dow, dkh, dkw, dc;
     bindDims(context, dn, doh, dow, dkh, dkw, dc);
-    AffineMap read = AffineMap::get(
-        6, 0,
-        {dn, doh * strides[0] + dkh * dilations[0],
-         dow * strides[1] + dkw * dilations[1], dc},
-        context);
-    linalg::GenericOp col =
-        copyPatches(rewriter, loc, conv.getInputs()[0],
-                    {n, oh, ow, kh, kw, c}, read, created);
-    auto colMatrix = tensor::CollapseShapeOp::create(
-        rewriter, loc, col.getResult(0),
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+    AffineMap read = AffineMap::get(6, 0,
+                                    {dn, doh * strides[0] + dkh * dilations[0],
+                                     dow * strides[1] + dkw * dilations[1], dc},
+                                    context);
+    Value colMatrix = copyPatches(rewriter, loc, conv.getInputs()[0],
+                                  {n, oh, ow, kh, kw, c}, read, created);
     auto filterMatrix = tensor::CollapseShapeOp::create(
         rewriter, loc, conv.getInputs()[1],
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
@@ -267,8 +258,8 @@ struct ConvolutionToGemmPass
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     config.enableFolding(false);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };

@@ -96,8 +96,8 @@ private:
 /// ckpt-convolution-to-gemm rewrites.
 struct GeneralizeNamedOp : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   GeneralizeNamedOp(MLIRContext *context, bool keepConvolutions)
-      : OpInterfaceRewritePattern(context),
-        keepConvolutions(keepConvolutions) {}
+      : OpInterfaceRewritePattern(context), keepConvolutions(keepConvolutions) {
+  }
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
