@@ -100,8 +100,10 @@ def measure(name, steps=5, budget="0.5", build=None):
     model, inputs, targets, loss_fn = ZOO[name]()
     copies = {"eager": copy.deepcopy(model), "none": copy.deepcopy(model),
               "remat": copy.deepcopy(model), "f64": copy.deepcopy(model).double()}
-    inputs64 = tuple(t.double() if t.is_floating_point() else t for t in inputs)
-    targets64 = tuple(t.double() if t.is_floating_point() else t for t in targets)
+    in_float64 = tuple(tuple(t.double() if t.is_floating_point() else t for t in tensors)
+                       for tensors in (inputs, targets))
+    eager_arguments = {"eager": (inputs, targets), "f64": in_float64}
+
     def build_step(key, step_budget):
         start = time.perf_counter()
         try:
@@ -138,11 +140,9 @@ def measure(name, steps=5, budget="0.5", build=None):
     for index in range(steps):
         for key, model_copy in copies.items():
             optimizers[key].zero_grad(set_to_none=True)
-            if key == "eager":
-                loss = loss_fn(model_copy(*inputs), *targets)
-                loss.backward()
-            elif key == "f64":
-                loss = loss_fn(model_copy(*inputs64), *targets64)
+            if key in eager_arguments:
+                step_inputs, step_targets = eager_arguments[key]
+                loss = loss_fn(model_copy(*step_inputs), *step_targets)
                 loss.backward()
             else:
                 loss = built[key](*inputs, *targets)
@@ -162,6 +162,7 @@ def measure(name, steps=5, budget="0.5", build=None):
 
     row["losses_eager"] = losses["eager"]
     row["losses_ckpt"] = losses["none"]
+
     def loss_error(got, want):
         return max(abs(a - b) / max(abs(b), 1e-30) for a, b in zip(got, want))
 

@@ -7,7 +7,7 @@ ops (`relu_`, `add_`, `copy_`, views written through) become pure ops, and a
 buffer the step writes (BatchNorm's running statistics and
 `num_batches_tracked`) becomes an extra result, its value after the step,
 computed once. The model is not changed: the step is traced through a
-parameter-free view of it (`_StepModule`) that holds
+parameter-free view of it (`_step_module`) that holds
 
 - one parameter per distinct trainable tensor of the model (tied weights,
   GPT-2's `wte` and `lm_head`, are one parameter and get one gradient, the
@@ -31,6 +31,7 @@ that called it and a hint.
 """
 
 import dataclasses
+import operator
 import re
 import threading
 import time
@@ -188,10 +189,13 @@ def _step_module(model, loss_fn, trainable, held, num_inputs):
     return StepModule()
 
 
-def _unused_parameters(model, loss_fn, trainable, held, inputs, targets):
-    """Names of the trainable parameters the loss does not depend on,
-    found by differentiating the step on fake tensors (nothing is
-    computed)."""
+def _fake_backward(model, loss_fn, trainable, held, inputs, targets, watch=None):
+    """The gradients (None where the loss does not depend on a tensor) of
+    the `trainable` (name, tensor) pairs, from the step run on fake tensors
+    (nothing is computed), forward and backward inside `watch` (a context
+    manager) when given."""
+    import contextlib
+
     import torch
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.func import functional_call
@@ -200,10 +204,16 @@ def _unused_parameters(model, loss_fn, trainable, held, inputs, targets):
         fake = {name: mode.from_tensor(t.detach()).requires_grad_(True) for name, t in trainable}
         fake_held = {name: mode.from_tensor(t.detach()) for name, t in held}
         args = [mode.from_tensor(a) for a in list(inputs) + list(targets)]
-        output = functional_call(model, {**fake, **fake_held}, tuple(args[:len(inputs)]),
-                                 strict=False)
-        loss = loss_fn(output, *args[len(inputs):])
-        grads = torch.autograd.grad(loss, list(fake.values()), allow_unused=True)
+        with watch if watch is not None else contextlib.nullcontext():
+            output = functional_call(model, {**fake, **fake_held}, tuple(args[:len(inputs)]),
+                                     strict=False)
+            loss = loss_fn(output, *args[len(inputs):])
+            return torch.autograd.grad(loss, list(fake.values()), allow_unused=True)
+
+
+def _unused_parameters(model, loss_fn, trainable, held, inputs, targets):
+    """Names of the trainable parameters the loss does not depend on."""
+    grads = _fake_backward(model, loss_fn, trainable, held, inputs, targets)
     return {name for (name, _), grad in zip(trainable, grads) if grad is None}
 
 
@@ -211,6 +221,17 @@ def _aten_name(target):
     """`convolution.default` for torch.ops.aten.convolution.default."""
     text = str(target)
     return text[len("aten."):] if text.startswith("aten.") else text
+
+
+def _op_name(node):
+    """`convolution` for a node calling torch.ops.aten.convolution.default."""
+    return _aten_name(node.target).split(".")[0]
+
+
+def _aten_ops(graph_module):
+    """The aten ops (`op.overload`) a graph calls, sorted."""
+    return sorted({_aten_name(n.target) for n in graph_module.graph.nodes
+                   if n.op == "call_function" and str(n.target).startswith("aten.")})
 
 
 def _graph_line_node(graph_module, location):
@@ -243,9 +264,6 @@ def _locate(error, model, loss_fn, trainable, held, inputs, targets):
     knows them: AOTAutograd traces a graph of the step, not the model."""
     import traceback
 
-    import torch
-    from torch._subclasses.fake_tensor import FakeTensorMode
-    from torch.func import functional_call
     from torch.utils._python_dispatch import TorchDispatchMode
 
     if error.op is None or error.module_path is not None:
@@ -279,15 +297,7 @@ def _locate(error, model, loss_fn, trainable, held, inputs, targets):
         handles.append(module.register_forward_pre_hook(enter(name)))
         handles.append(module.register_forward_hook(leave))
     try:
-        with FakeTensorMode(allow_non_fake_inputs=True) as mode:
-            fake = {n: mode.from_tensor(t.detach()).requires_grad_(True) for n, t in trainable}
-            fake_held = {n: mode.from_tensor(t.detach()) for n, t in held}
-            args = [mode.from_tensor(a) for a in list(inputs) + list(targets)]
-            with Watch():
-                output = functional_call(model, {**fake, **fake_held},
-                                         tuple(args[:len(inputs)]), strict=False)
-                loss = loss_fn(output, *args[len(inputs):])
-                torch.autograd.grad(loss, list(fake.values()), allow_unused=True)
+        _fake_backward(model, loss_fn, trainable, held, inputs, targets, watch=Watch())
     except Exception:  # locating is best effort: the error stands as it is
         pass
     finally:
@@ -309,8 +319,9 @@ _PIPELINES = (
     "{allow-non-finites=True})",
 )
 
-#: Ops without a value of their own (their line is not where an op fails).
-_BOOKKEEPING = ("getitem", "alias", "view", "_assert_tensor_metadata")
+#: aten ops without a value of their own (their line is not where an op
+#: fails); getitem is another.
+_BOOKKEEPING = ("alias", "view", "_assert_tensor_metadata")
 
 
 def _producer_at(graph_module, location):
@@ -318,10 +329,9 @@ def _producer_at(graph_module, location):
     computes something (a region's terminator carries the location of the
     getitem after the op)."""
     node = _graph_line_node(graph_module, location)
-    while node is not None and node.op == "call_function" and \
-            _aten_name(node.target).split(".")[0].lstrip("<").split(" ")[-1] in _BOOKKEEPING \
-            or node is not None and "getitem" in str(node.target):
-        node = node.prev if node.prev.op != "root" else None
+    while node is not None and node.op == "call_function" and (
+            node.target is operator.getitem or _op_name(node) in _BOOKKEEPING):
+        node = node.prev
     return node if node is not None and node.op == "call_function" else None
 
 
@@ -366,8 +376,7 @@ def _import_to_linalg(graph_module, func_name):
             node = None
             if named:
                 node = next((n for n in graph_module.graph.nodes if n.op == "call_function"
-                             and _aten_name(n.target).split(".")[0] == named.group(1).split(".")[0]),
-                            None)
+                             and _op_name(n) == named.group(1).split(".")[0]), None)
             if node is None:
                 node = _producer_at(graph_module, location)
             if node is not None:
@@ -397,10 +406,10 @@ def _import_to_linalg(graph_module, func_name):
     return str(module)
 
 
-def _reorder_outputs(graph, signature, trainable_count, held_names):
+def _reorder_outputs(graph, signature, trainable_count):
     """Makes the joint graph return (loss, gradients in parameter order,
     updated buffers in buffer order); returns the updated buffers' indices
-    into `held_names`."""
+    among the step module's buffers."""
     output = next(n for n in graph.nodes if n.op == "output")
     values = {getattr(v, "name", None): v for v in output.args[0]}
     loss = values[signature.user_outputs[0]]
@@ -468,21 +477,20 @@ def _export(model, example_inputs, loss_fn, targets, func_name):
         written = sorted(signature.user_inputs_to_mutate.values())
         raise ExportError(f"ckpt.torch: the training step writes into its inputs ({', '.join(written)}); "
                           "hint: clone an input before changing it in place")
-    aten_ops = sorted({_aten_name(n.target) for n in graph.graph.nodes
-                       if n.op == "call_function" and str(n.target).startswith("aten.")})
+    aten_ops = _aten_ops(graph)
     held = frozen + buffers
     if (list(signature.parameters) != [f"p{i}" for i in range(len(trainable))]
             or list(signature.buffers) != [f"b{i}" for i in range(len(held))]):
         raise ExportError("ckpt.torch: AOTAutograd lifted the step's tensors in an "
                           "unexpected order")
-    updated = _reorder_outputs(graph.graph, signature, len(trainable), [n for n, _ in held])
+    updated = _reorder_outputs(graph.graph, signature, len(trainable))
     seeded = False
     try:
-        random_ops = {_aten_name(n.target).split(".")[0] for n in graph.graph.nodes
+        random_ops = {_op_name(n) for n in graph.graph.nodes
                       if n.op == "call_function"} & set(_RANDOM_OPS)
         for node in graph.graph.nodes:
             if node.op == "call_function" and \
-                    _aten_name(node.target).split(".")[0] in random_ops - set(random.SUPPORTED):
+                    _op_name(node) in random_ops - set(random.SUPPORTED):
                 raise _node_error(node, "this random op has no Philox form in ckpt.torch.random "
                                   "(dropout, bernoulli and rand do)")
         if random_ops:
@@ -491,14 +499,12 @@ def _export(model, example_inputs, loss_fn, targets, func_name):
                          + list(example_inputs) + list(targets))
             graph = random.with_explicit_seed(graph, [a.detach() for a in arguments])
             seeded = True
-            aten_ops = sorted({_aten_name(n.target) for n in graph.graph.nodes
-                               if n.op == "call_function"
-                               and str(n.target).startswith("aten.")})
+            aten_ops = _aten_ops(graph)
 
         graph.recompile()
         text = _import_to_linalg(graph, func_name)
     except ExportError as error:
-        raise _locate(error, model, loss_fn, trainable, frozen + buffers, example_inputs,
+        raise _locate(error, model, loss_fn, trainable, held, example_inputs,
                       targets) from None
     names = ([f"param:{n}" for n, _ in trainable] + [f"frozen:{n}" for n, _ in frozen]
              + [f"buffer:{n}" for n, _ in buffers]

@@ -18,6 +18,8 @@ elementwise linalg that ckpt fuses. A new seed per step gives new masks.
     # graph takes (*arguments, seed) and draws nothing from hidden state
 """
 
+import math
+
 #: Philox-4x32-10's multipliers and Weyl key increments.
 _M0, _M1, _W0, _W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
 _MASK = 0xFFFFFFFF
@@ -61,10 +63,7 @@ def philox_uniform(seed, offset, shape, dtype):
     every other float type is drawn as f32 and converted) for `seed` (0-d
     int64 tensor) at counter `offset` (int): ckpt.random_uniform's values."""
     import torch
-    count = 1
-    for size in shape:
-        count *= size
-    counter = torch.arange(count, dtype=torch.int64) + offset
+    counter = torch.arange(math.prod(shape), dtype=torch.int64) + offset
     words = _philox(torch.bitwise_and(counter, _MASK),
                     torch.bitwise_and(_shift_right(counter, 32), _MASK), seed)
     if dtype == torch.float64:
@@ -86,10 +85,7 @@ class _Stream:
 
     def uniform(self, shape, dtype):
         values = philox_uniform(self.seed, self.offset, tuple(shape), dtype)
-        count = 1
-        for size in shape:
-            count *= size
-        self.offset += count
+        self.offset += values.numel()
         return values
 
 
