@@ -1,4 +1,21 @@
 // RUN: ckpt-opt %s --ckpt-convolution-to-gemm --split-input-file | FileCheck %s
+// RUN: ckpt-opt %s --split-input-file --ckpt-tensor-prep=convolutions-to-gemm=true | FileCheck %s --check-prefix=PREP
+// RUN: ckpt-opt %s --split-input-file --ckpt-tensor-prep | FileCheck %s --check-prefix=NOPREP
+
+// In the tensor preparation (what ckpt-cpu-pipeline{gemm=blas} runs), the
+// fusion keeps the convolutions named and the rewrite follows it: a matmul,
+// not a convolution generic, reaches the memory analysis. Without the
+// option the convolution is generalized as before.
+// PREP-LABEL:   func.func @nchw_strided_dilated
+// PREP-NOT:     linalg.conv_2d
+// PREP:         linalg.matmul
+// PREP-LABEL:   func.func @nhwc
+// PREP-NOT:     linalg.conv_2d
+// PREP:         linalg.matmul
+// NOPREP-LABEL: func.func @nchw_strided_dilated
+// NOPREP-NOT:   linalg.matmul
+// NOPREP-NOT:   linalg.conv_2d
+// NOPREP:       return
 
 // An NCHW convolution from a zero fill: the patches are copied as
 // (C, KH, KW, N, OH, OW) with the window map, multiplied as (F x C*KH*KW)
