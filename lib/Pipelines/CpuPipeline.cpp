@@ -12,10 +12,12 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -47,6 +49,12 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(ckpt::createMapLinalgToGpuPass());
   }
 
+  if (!options.profileIR.empty()) {
+    LocationSnapshotOptions snapshot;
+    snapshot.fileName = options.profileIR;
+    pm.addPass(createLocationSnapshot(snapshot));
+  }
+
   // Loops and scalar code.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -71,6 +79,9 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Line tables from the snapshot's locations.
+  if (!options.profileIR.empty())
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
   if (options.verifyLowering)
     pm.addPass(ckpt::createVerifyLLVMLoweringPass());
 }

@@ -90,6 +90,12 @@ static cl::opt<std::string>
              cl::desc("C compiler and linker driver for the glue and the "
                       "link (default: the LLVM 22 clang)"),
              cl::init(CKPT_DEFAULT_CC), cl::cat(compileCategory));
+static cl::opt<std::string> profileIR(
+    "profile-ir",
+    cl::desc("--backend=cpu: write the IR before its loop lowering to this "
+             "file and build with line tables into it, so that `perf report "
+             "--sort srcline` names the op each sample ran in"),
+    cl::value_desc("file"), cl::init(""), cl::cat(compileCategory));
 static cl::opt<bool> keepTemporaries("keep-temps",
                                      cl::desc("Keep the generated C and the "
                                               "object (prints their paths)"),
@@ -198,6 +204,8 @@ int runTool(int argc, char **argv) {
   if (!target)
     fail(llvm::toString(target.takeError()));
   bool cuda = *target == mlir::ckpt::tools::Backend::Cuda;
+  if (cuda && !profileIR.empty())
+    fail("--profile-ir is for --backend=cpu");
 #ifndef CKPT_CUDA_RUNTIME_STATIC_LIBRARY
   if (cuda)
     fail("--backend=cuda: this ckpt-compile was built without a CUDA "
@@ -284,6 +292,7 @@ int runTool(int argc, char **argv) {
     mlir::ckpt::CpuPipelineOptions options;
     options.remat.set(remat);
     options.gemm = gemm;
+    options.profileIR = profileIR;
     mlir::ckpt::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(*module)))

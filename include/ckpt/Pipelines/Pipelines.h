@@ -104,6 +104,14 @@ struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {
                      "libckpt_blas_runtime; 2-D convolutions become im2col "
                      "and a matmul first, ckpt-convolution-to-gemm)"),
       llvm::cl::init("codegen")};
+  ::mlir::detail::PassOptions::Option<std::string> profileIR{
+      *this, "profile-ir",
+      llvm::cl::desc("Write the IR as it is before the loop lowering (on "
+                     "buffers, GEMMs as calls) to this file, give every op "
+                     "its line there and emit line tables, so that a "
+                     "profiler attributes the step's time to those ops "
+                     "(perf report --sort srcline)"),
+      llvm::cl::init("")};
 };
 
 /// Checks the option values of `ckpt-cpu-pipeline` that have a fixed set of
