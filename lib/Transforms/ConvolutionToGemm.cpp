@@ -1,16 +1,19 @@
 //===- ConvolutionToGemm.cpp - 2-D convolutions as im2col and a GEMM ------===//
 //
-// Implements `ckpt-convolution-to-gemm`: a linalg.conv_2d_nchw_fchw on
-// tensors becomes an im2col copy, one linalg.matmul and a transpose back to
-// NCHW (see the pass description).
+// Implements `ckpt-convolution-to-gemm`: a 2-D convolution on tensors becomes
+// im2col copies and linalg.matmul ops, for the whole batch or in a loop over
+// chunks of images (see the pass description).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -83,32 +86,161 @@ FailureOr<Convolution> matchConvolution(ConvOp conv,
 /// The patches of `input` as a matrix: a linalg.generic copies element
 /// `[d0..d5]` of a new tensor of `shape` from `input[read(d0..d5)]`, and the
 /// result is collapsed to (d0*d1*d2) x (d3*d4*d5).
-Value copyPatches(PatternRewriter &rewriter, Location loc, Value input,
+Value copyPatches(OpBuilder &builder, Location loc, Value input,
                   ArrayRef<int64_t> shape, AffineMap read,
                   SmallVectorImpl<Operation *> &created) {
   Type element = cast<RankedTensorType>(input.getType()).getElementType();
-  auto empty = tensor::EmptyOp::create(rewriter, loc, shape, element);
+  auto empty = tensor::EmptyOp::create(builder, loc, shape, element);
   AffineMap write =
-      AffineMap::getMultiDimIdentityMap(shape.size(), rewriter.getContext());
+      AffineMap::getMultiDimIdentityMap(shape.size(), builder.getContext());
   auto copy = linalg::GenericOp::create(
-      rewriter, loc, empty.getType(), input, ValueRange{empty},
+      builder, loc, empty.getType(), input, ValueRange{empty},
       ArrayRef<AffineMap>{read, write},
       SmallVector<utils::IteratorType>(shape.size(),
                                        utils::IteratorType::parallel),
       [](OpBuilder &builder, Location loc, ValueRange args) {
         linalg::YieldOp::create(builder, loc, args[0]);
       });
-  created.append({empty, copy});
-  return tensor::CollapseShapeOp::create(
-      rewriter, loc, copy.getResult(0),
+  auto matrix = tensor::CollapseShapeOp::create(
+      builder, loc, copy.getResult(0),
       ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+  created.append({empty, copy});
+  return matrix;
 }
 
-/// NCHW input, FCHW filter: patches as (C*KH*KW) x (N*OH*OW), the product
+/// An NCHW convolution whose output has at least this many positions per
+/// image is multiplied one image at a time straight into its output, (F) x
+/// (OH*OW) per image, with no transposes; below it, those GEMMs would be too
+/// narrow for a BLAS, and the batch's positions are multiplied together.
+constexpr int64_t kMinPositionsPerImageGemm = 64;
+
+/// The GEMM of a convolution: the filters (as a matrix) times the patches of
+/// the input, or the patches times the filters, accumulated into a tensor
+/// whose dimension `imageDim` runs over the images, `imageExtent` entries
+/// each.
+struct PatchProduct {
+  /// The patch tensor of `chunk` images (before its collapse to a matrix).
+  SmallVector<int64_t, 6> patchShape;
+  /// Element of the input each patch element copies (image indices relative
+  /// to the chunk).
+  AffineMap read;
+  /// Whether the patches are the left operand (NHWC) or the right (NCHW).
+  bool patchesLeft;
+  /// The accumulator's dimension over the images, and its entries per image.
+  unsigned imageDim;
+  int64_t imageExtent;
+  /// Images in the batch, and per chunk (a divisor of `batch`).
+  int64_t batch;
+  int64_t chunk;
+  /// How one chunk's slice of the accumulator collapses to the product
+  /// matrix, when the accumulator is not a matrix (the NCHW output itself).
+  SmallVector<ReassociationIndices> sliceToMatrix;
+};
+
+/// Images per chunk: the most whose patches take at most `patchBytes`, as a
+/// divisor of `batch` so that every chunk has the same static shape (at
+/// least one image).
+int64_t chooseChunk(int64_t batch, int64_t bytesPerImage, int64_t patchBytes) {
+  for (int64_t chunk = batch; chunk > 1; --chunk)
+    if (batch % chunk == 0 && chunk * bytesPerImage <= patchBytes)
+      return chunk;
+  return 1;
+}
+
+/// Copies the patches of `images` and multiplies them with `filterMatrix`
+/// into `accumulator`.
+Value multiplyChunk(OpBuilder &builder, Location loc, const PatchProduct &gemm,
+                    Value images, Value filterMatrix, Value accumulator,
+                    SmallVectorImpl<Operation *> &created) {
+  Value patches =
+      copyPatches(builder, loc, images, gemm.patchShape, gemm.read, created);
+  SmallVector<Value, 2> inputs = {filterMatrix, patches};
+  if (gemm.patchesLeft)
+    std::swap(inputs[0], inputs[1]);
+  auto product =
+      linalg::MatmulOp::create(builder, loc, TypeRange{accumulator.getType()},
+                               inputs, ValueRange{accumulator});
+  created.push_back(product);
+  return product.getResult(0);
+}
+
+/// The product of `gemm` for the whole batch of `input`: one chunk, or an
+/// scf.for over the chunks, each multiplied into its slice of the
+/// accumulator in place.
+Value multiplyPatches(OpBuilder &builder, Location loc,
+                      const PatchProduct &gemm, Value input, Value filterMatrix,
+                      Value accumulator,
+                      SmallVectorImpl<Operation *> &created) {
+  if (gemm.chunk == gemm.batch)
+    return multiplyChunk(builder, loc, gemm, input, filterMatrix, accumulator,
+                         created);
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto accumulatorType = cast<RankedTensorType>(accumulator.getType());
+  auto index = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value lower = index(0), upper = index(gemm.batch), step = index(gemm.chunk);
+  created.append(
+      {lower.getDefiningOp(), upper.getDefiningOp(), step.getDefiningOp()});
+  auto loop = scf::ForOp::create(
+      builder, loc, lower, upper, step, ValueRange{accumulator},
+      [&](OpBuilder &body, Location loc, Value image, ValueRange iterArgs) {
+        SmallVector<OpFoldResult> unit(inputType.getRank(),
+                                       body.getIndexAttr(1));
+        SmallVector<OpFoldResult> offsets(inputType.getRank(),
+                                          body.getIndexAttr(0));
+        SmallVector<OpFoldResult> sizes =
+            getAsIndexOpFoldResult(body.getContext(), inputType.getShape());
+        offsets[0] = image;
+        sizes[0] = body.getIndexAttr(gemm.chunk);
+        auto images = tensor::ExtractSliceOp::create(body, loc, input, offsets,
+                                                     sizes, unit);
+
+        Value first = image;
+        if (gemm.imageExtent != 1)
+          first = arith::MulIOp::create(
+              body, loc, image,
+              arith::ConstantIndexOp::create(body, loc, gemm.imageExtent));
+        int64_t rank = accumulatorType.getRank();
+        SmallVector<OpFoldResult> sliceUnit(rank, body.getIndexAttr(1));
+        SmallVector<OpFoldResult> sliceOffsets(rank, body.getIndexAttr(0));
+        SmallVector<OpFoldResult> sliceSizes = getAsIndexOpFoldResult(
+            body.getContext(), accumulatorType.getShape());
+        sliceOffsets[gemm.imageDim] = first;
+        sliceSizes[gemm.imageDim] =
+            body.getIndexAttr(gemm.chunk * gemm.imageExtent);
+        Value slice = tensor::ExtractSliceOp::create(
+            body, loc, iterArgs[0], sliceOffsets, sliceSizes, sliceUnit);
+        auto sliceType = cast<RankedTensorType>(slice.getType());
+        if (!gemm.sliceToMatrix.empty())
+          slice = tensor::CollapseShapeOp::create(body, loc, slice,
+                                                  gemm.sliceToMatrix);
+        // The loop's body takes the annotations below, op by op.
+        SmallVector<Operation *> ignored;
+        Value product = multiplyChunk(body, loc, gemm, images, filterMatrix,
+                                      slice, ignored);
+        if (!gemm.sliceToMatrix.empty())
+          product = tensor::ExpandShapeOp::create(body, loc, sliceType, product,
+                                                  gemm.sliceToMatrix);
+        auto inserted =
+            tensor::InsertSliceOp::create(body, loc, product, iterArgs[0],
+                                          sliceOffsets, sliceSizes, sliceUnit);
+        scf::YieldOp::create(body, loc, inserted.getResult());
+      });
+  created.push_back(loop);
+  for (Operation &op : loop.getBody()->getOperations())
+    created.push_back(&op);
+  return loop.getResult(0);
+}
+
+/// NCHW input, FCHW filter: image by image, patches as (C*KH*KW) x (OH*OW)
+/// and filters x patches into the image's output; or, for small images,
+/// patches as (C*KH*KW) x (N*OH*OW) (in chunks of images), the product
 /// filters x patches as (F) x (N*OH*OW), transposed back to NCHW.
 struct NchwConvolutionAsGemm
     : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  using OpRewritePattern::OpRewritePattern;
+  NchwConvolutionAsGemm(MLIRContext *context, int64_t patchBytes)
+      : OpRewritePattern(context), patchBytes(patchBytes) {}
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
                                 PatternRewriter &rewriter) const override {
@@ -126,23 +258,46 @@ struct NchwConvolutionAsGemm
     int64_t n = in[0], c = in[1], f = filter[0], kh = filter[2], kw = filter[3],
             oh = out[2], ow = out[3];
     int64_t positions = n * oh * ow;
+    int64_t elementBytes = matched->output.getElementTypeBitWidth() / 8;
     Location loc = conv.getLoc();
     MLIRContext *context = rewriter.getContext();
     SmallVector<Operation *> created;
 
-    // col[c, kh, kw, n, oh, ow] = input[n, c, oh*s0 + kh*d0, ow*s1 + kw*d1].
+    // col[c, kh, kw, n, oh, ow] = input[n, c, oh*s0 + kh*d0, ow*s1 + kw*d1],
+    // n relative to the chunk.
     AffineExpr dc, dkh, dkw, dn, doh, dow;
     bindDims(context, dc, dkh, dkw, dn, doh, dow);
-    AffineMap read =
-        AffineMap::get(6, 0,
-                       {dn, dc, doh * strides[0] + dkh * dilations[0],
-                        dow * strides[1] + dkw * dilations[1]},
-                       context);
-    Value colMatrix = copyPatches(rewriter, loc, conv.getInputs()[0],
-                                  {c, kh, kw, n, oh, ow}, read, created);
+    PatchProduct gemm;
+    gemm.read = AffineMap::get(6, 0,
+                               {dn, dc, doh * strides[0] + dkh * dilations[0],
+                                dow * strides[1] + dkw * dilations[1]},
+                               context);
+    gemm.batch = n;
+    gemm.chunk =
+        chooseChunk(n, c * kh * kw * oh * ow * elementBytes, patchBytes);
+    gemm.patchShape = {c, kh, kw, gemm.chunk, oh, ow};
+    gemm.patchesLeft = false;
+    gemm.imageDim = 1;
+    gemm.imageExtent = oh * ow;
     auto filterMatrix = tensor::CollapseShapeOp::create(
         rewriter, loc, conv.getInputs()[1],
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+
+    // Image by image into the output: (F) x (C*KH*KW) by (C*KH*KW) x (OH*OW)
+    // into output[n], (F) x (OH*OW) as it is laid out.
+    if (n > 1 && oh * ow >= kMinPositionsPerImageGemm) {
+      gemm.chunk = 1;
+      gemm.patchShape[3] = 1;
+      gemm.imageDim = 0;
+      gemm.imageExtent = 1;
+      gemm.sliceToMatrix = {{0, 1}, {2, 3}};
+      Value result =
+          multiplyPatches(rewriter, loc, gemm, conv.getInputs()[0],
+                          filterMatrix, conv.getOutputs()[0], created);
+      takeAnnotations(conv, created, result);
+      rewriter.replaceOp(conv, result);
+      return success();
+    }
 
     // The initial value as (F, N*OH*OW): a fill is made anew at that shape,
     // anything else is transposed (N, F, OH, OW) -> (F, N, OH, OW).
@@ -171,20 +326,18 @@ struct NchwConvolutionAsGemm
           rewriter, loc, productType, transposed->getResult(0),
           ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     }
-    auto product = linalg::MatmulOp::create(
-        rewriter, loc, TypeRange{productType},
-        ValueRange{filterMatrix, colMatrix}, ValueRange{accumulator});
-    created.push_back(product);
+    Value product = multiplyPatches(rewriter, loc, gemm, conv.getInputs()[0],
+                                    filterMatrix, accumulator, created);
 
     Value result;
     if (n == 1) {
       result = tensor::ExpandShapeOp::create(
-          rewriter, loc, outputType, product.getResult(0),
+          rewriter, loc, outputType, product,
           ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     } else {
       auto grid = tensor::ExpandShapeOp::create(
           rewriter, loc, RankedTensorType::get({f, n, oh, ow}, element),
-          product.getResult(0), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+          product, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
       auto empty = tensor::EmptyOp::create(rewriter, loc, out, element);
       auto back = linalg::TransposeOp::create(rewriter, loc, grid.getResult(),
                                               empty.getResult(),
@@ -196,6 +349,9 @@ struct NchwConvolutionAsGemm
     rewriter.replaceOp(conv, result);
     return success();
   }
+
+private:
+  int64_t patchBytes;
 };
 
 /// NHWC input, HWCF filter: the patches as (N*OH*OW) x (KH*KW*C) times the
@@ -203,7 +359,8 @@ struct NchwConvolutionAsGemm
 /// out: no transposes.
 struct NhwcConvolutionAsGemm
     : public OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
-  using OpRewritePattern::OpRewritePattern;
+  NhwcConvolutionAsGemm(MLIRContext *context, int64_t patchBytes)
+      : OpRewritePattern(context), patchBytes(patchBytes) {}
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp conv,
                                 PatternRewriter &rewriter) const override {
@@ -217,44 +374,62 @@ struct NhwcConvolutionAsGemm
     ArrayRef<int64_t> out = matched->output.getShape();    // N, OH, OW, F
     int64_t n = in[0], c = in[3], kh = filter[0], kw = filter[1], oh = out[1],
             ow = out[2];
+    int64_t elementBytes = matched->output.getElementTypeBitWidth() / 8;
     Location loc = conv.getLoc();
     MLIRContext *context = rewriter.getContext();
     SmallVector<Operation *> created;
 
-    // col[n, oh, ow, kh, kw, c] = input[n, oh*s0 + kh*d0, ow*s1 + kw*d1, c].
+    // col[n, oh, ow, kh, kw, c] = input[n, oh*s0 + kh*d0, ow*s1 + kw*d1, c],
+    // n relative to the chunk.
     AffineExpr dn, doh, dow, dkh, dkw, dc;
     bindDims(context, dn, doh, dow, dkh, dkw, dc);
-    AffineMap read = AffineMap::get(6, 0,
-                                    {dn, doh * strides[0] + dkh * dilations[0],
-                                     dow * strides[1] + dkw * dilations[1], dc},
-                                    context);
-    Value colMatrix = copyPatches(rewriter, loc, conv.getInputs()[0],
-                                  {n, oh, ow, kh, kw, c}, read, created);
+    PatchProduct gemm;
+    gemm.read = AffineMap::get(6, 0,
+                               {dn, doh * strides[0] + dkh * dilations[0],
+                                dow * strides[1] + dkw * dilations[1], dc},
+                               context);
+    gemm.batch = n;
+    gemm.chunk =
+        chooseChunk(n, c * kh * kw * oh * ow * elementBytes, patchBytes);
+    gemm.patchShape = {gemm.chunk, oh, ow, kh, kw, c};
+    gemm.patchesLeft = true;
+    gemm.imageDim = 0;
+    gemm.imageExtent = oh * ow;
     auto filterMatrix = tensor::CollapseShapeOp::create(
         rewriter, loc, conv.getInputs()[1],
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     auto init = tensor::CollapseShapeOp::create(
         rewriter, loc, conv.getOutputs()[0],
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    auto product = linalg::MatmulOp::create(
-        rewriter, loc, TypeRange{init.getType()},
-        ValueRange{colMatrix, filterMatrix}, ValueRange{init});
-    created.push_back(product);
+    Value product = multiplyPatches(rewriter, loc, gemm, conv.getInputs()[0],
+                                    filterMatrix, init, created);
     auto result = tensor::ExpandShapeOp::create(
-        rewriter, loc, matched->output, product.getResult(0),
+        rewriter, loc, matched->output, product,
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     takeAnnotations(conv, created, result.getResult());
     rewriter.replaceOp(conv, result.getResult());
     return success();
   }
+
+private:
+  int64_t patchBytes;
 };
 
 struct ConvolutionToGemmPass
     : public mlir::ckpt::impl::ConvolutionToGemmPassBase<
           ConvolutionToGemmPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<NchwConvolutionAsGemm, NhwcConvolutionAsGemm>(&getContext());
+    if (patchBytes < 1) {
+      getOperation()->emitError()
+          << "ckpt-convolution-to-gemm: patch-bytes must be positive, got "
+          << static_cast<int64_t>(patchBytes);
+      return signalPassFailure();
+    }
+    patterns.add<NchwConvolutionAsGemm, NhwcConvolutionAsGemm>(&getContext(),
+                                                               patchBytes);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     config.enableFolding(false);

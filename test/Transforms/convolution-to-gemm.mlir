@@ -1,6 +1,9 @@
 // RUN: ckpt-opt %s --ckpt-convolution-to-gemm --split-input-file | FileCheck %s
 // RUN: ckpt-opt %s --split-input-file --ckpt-tensor-prep=convolutions-to-gemm=true | FileCheck %s --check-prefix=PREP
 // RUN: ckpt-opt %s --split-input-file --ckpt-tensor-prep | FileCheck %s --check-prefix=NOPREP
+// RUN: ckpt-opt %s --split-input-file --ckpt-convolution-to-gemm=patch-bytes=1000 | FileCheck %s --check-prefix=CHUNK
+// RUN: not ckpt-opt %s --ckpt-convolution-to-gemm=patch-bytes=0 2>&1 | FileCheck %s --check-prefix=BAD-BYTES
+// BAD-BYTES: error: ckpt-convolution-to-gemm: patch-bytes must be positive, got 0
 
 // In the tensor preparation (what ckpt-cpu-pipeline{gemm=blas} runs), the
 // fusion keeps the convolutions named and the rewrite follows it: a matmul,
@@ -24,12 +27,12 @@
 // which produces the result, takes the name; other attributes are dropped.
 // CHECK-DAG:   #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d4 * 2 + d1 * 3, d5 * 2 + d2 * 3)>
 // CHECK-LABEL: func.func @nchw_strided_dilated
+// CHECK:         %[[FILTERS:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x3xf32> into tensor<4x27xf32>
+// CHECK:         %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<4x18xf32>
 // CHECK:         %[[COL:.*]] = linalg.generic {indexing_maps = [#[[READ]], {{.*}}]
 // CHECK-SAME:      ins(%arg0 : tensor<2x3x11x11xf32>) outs(%{{.*}} : tensor<3x3x3x2x3x3xf32>)
 // CHECK-SAME:      attrs = {ckpt.phase = #ckpt.phase<backward>}
 // CHECK:         %[[PATCHES:.*]] = tensor.collapse_shape %[[COL]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<3x3x3x2x3x3xf32> into tensor<27x18xf32>
-// CHECK:         %[[FILTERS:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x3xf32> into tensor<4x27xf32>
-// CHECK:         %[[ZERO:.*]] = linalg.fill {{.*}} -> tensor<4x18xf32>
 // CHECK:         %[[PRODUCT:.*]] = linalg.matmul {{.*}}ins(%[[FILTERS]], %[[PATCHES]] : tensor<4x27xf32>, tensor<27x18xf32>) outs(%[[ZERO]] : tensor<4x18xf32>)
 // CHECK:         %[[GRID:.*]] = tensor.expand_shape %[[PRODUCT]] {{\[}}[0], [1, 2, 3]] output_shape [4, 2, 3, 3]
 // CHECK:         %[[OUT:.*]] = linalg.transpose ins(%[[GRID]] : tensor<4x2x3x3xf32>) outs(%{{.*}} : tensor<2x4x3x3xf32>) permutation = [1, 0, 2, 3]
@@ -78,17 +81,65 @@ func.func @nchw_single_image(%x: tensor<1x3x6x6xf32>, %w: tensor<4x3x3x3xf32>, %
 // (KH*KW*C x F) is the output as laid out, no transposes.
 // CHECK-DAG:   #[[NHWC:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4, d5)>
 // CHECK-LABEL: func.func @nhwc
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %arg1 {{\[}}[0, 1, 2], [3]] : tensor<3x3x3x8xf32> into tensor<27x8xf32>
+// CHECK:         %[[I:.*]] = tensor.collapse_shape %arg2 {{\[}}[0, 1, 2], [3]] : tensor<2x4x4x8xf32> into tensor<32x8xf32>
 // CHECK:         %[[C:.*]] = linalg.generic {indexing_maps = [#[[NHWC]], {{.*}}]
 // CHECK-SAME:      outs(%{{.*}} : tensor<2x4x4x3x3x3xf32>)
 // CHECK:         %[[P:.*]] = tensor.collapse_shape %[[C]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<2x4x4x3x3x3xf32> into tensor<32x27xf32>
-// CHECK:         %[[F:.*]] = tensor.collapse_shape %arg1 {{\[}}[0, 1, 2], [3]] : tensor<3x3x3x8xf32> into tensor<27x8xf32>
-// CHECK:         %[[I:.*]] = tensor.collapse_shape %arg2 {{\[}}[0, 1, 2], [3]] : tensor<2x4x4x8xf32> into tensor<32x8xf32>
 // CHECK:         %[[M:.*]] = linalg.matmul {{.*}}ins(%[[P]], %[[F]] : tensor<32x27xf32>, tensor<27x8xf32>) outs(%[[I]] : tensor<32x8xf32>)
 // CHECK-NOT:     linalg.transpose
 func.func @nhwc(%x: tensor<2x6x6x3xf32>, %w: tensor<3x3x3x8xf32>, %b: tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32> {
   %y = linalg.conv_2d_nhwc_hwcf ins(%x, %w : tensor<2x6x6x3xf32>, tensor<3x3x3x8xf32>) outs(%b : tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32>
   return %y : tensor<2x4x4x8xf32>
 }
+
+// -----
+
+// With at least 64 output positions per image, an NCHW convolution is
+// multiplied image by image straight into its output (F) x (OH*OW), in
+// place through the loop: no transposes, the patches of one image at a time.
+// CHECK-LABEL: func.func @nchw_per_image
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x3xf32> into tensor<4x27xf32>
+// CHECK:         %[[LOOP:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %arg2) -> (tensor<2x4x8x8xf32>)
+// CHECK:           %[[IMAGE:.*]] = tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 3, 10, 10] [1, 1, 1, 1]
+// CHECK:           %[[OUT:.*]] = tensor.extract_slice %[[ACC]][%[[N]], 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1]
+// CHECK:           %[[C:.*]] = tensor.collapse_shape %[[OUT]] {{\[}}[0, 1], [2, 3]] : tensor<1x4x8x8xf32> into tensor<4x64xf32>
+// CHECK:           %[[COL:.*]] = linalg.generic {{.*}} ins(%[[IMAGE]] : tensor<1x3x10x10xf32>) outs(%{{.*}} : tensor<3x3x3x1x8x8xf32>)
+// CHECK:           %[[P:.*]] = tensor.collapse_shape %[[COL]] {{.*}} into tensor<27x64xf32>
+// CHECK:           %[[M:.*]] = linalg.matmul ins(%[[F]], %[[P]] : tensor<4x27xf32>, tensor<27x64xf32>) outs(%[[C]] : tensor<4x64xf32>)
+// CHECK:           %[[E:.*]] = tensor.expand_shape %[[M]] {{\[}}[0, 1], [2, 3]] output_shape [1, 4, 8, 8]
+// CHECK:           %[[I:.*]] = tensor.insert_slice %[[E]] into %[[ACC]][%[[N]], 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1]
+// CHECK:           scf.yield %[[I]]
+// CHECK:         } {ckpt.name = "y"}
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return %[[LOOP]]
+func.func @nchw_per_image(%x: tensor<2x3x10x10xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
+  %y = linalg.conv_2d_nchw_fchw {ckpt.name = "y", dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x3x10x10xf32>, tensor<4x3x3x3xf32>) outs(%b : tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
+  return %y : tensor<2x4x8x8xf32>
+}
+
+// Patch matrices above patch-bytes (here 1000 B; one image's patches take
+// 972 B) are built one chunk of images at a time and multiplied into the
+// chunk's columns of the product, which the loop carries.
+// CHUNK-LABEL: func.func @nchw_strided_dilated
+// CHUNK:         %[[Z:.*]] = linalg.fill {{.*}} -> tensor<4x18xf32>
+// CHUNK:         %[[L:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[Z]]) -> (tensor<4x18xf32>)
+// CHUNK:           tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 3, 11, 11] [1, 1, 1, 1]
+// CHUNK:           %[[COLUMN:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHUNK:           %[[S:.*]] = tensor.extract_slice %[[ACC]][0, %[[COLUMN]]] [4, 9] [1, 1]
+// CHUNK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<3x3x3x1x3x3xf32>)
+// CHUNK:           %[[M:.*]] = linalg.matmul {{.*}} outs(%[[S]] : tensor<4x9xf32>)
+// CHUNK:           tensor.insert_slice %[[M]] into %[[ACC]][0, %[[COLUMN]]] [4, 9] [1, 1]
+// CHUNK:         {ckpt.phase = #ckpt.phase<backward>}
+// CHUNK:         tensor.expand_shape %[[L]]
+// CHUNK:         linalg.transpose
+// NHWC: chunks of rows of the product.
+// CHUNK-LABEL: func.func @nhwc
+// CHUNK:         scf.for
+// CHUNK:           tensor.extract_slice %arg0[%{{.*}}, 0, 0, 0] [1, 6, 6, 3] [1, 1, 1, 1]
+// CHUNK:           %[[R:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, 0] [16, 8] [1, 1]
+// CHUNK:           linalg.matmul {{.*}} : tensor<16x27xf32>, tensor<27x8xf32>) outs(%[[R]] : tensor<16x8xf32>)
 
 // -----
 

@@ -210,10 +210,18 @@ def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
       (F) x (N*OH*OW) (a transpose of it; a fill is filled anew);
     - a `linalg.transpose` back to (N, F, OH, OW) (a reshape when N is 1).
 
-    It runs on tensors, before the memory analysis, so the patch tensor, the
-    largest of them (C*KH*KW*N*OH*OW elements) and alive only between its
-    copy and the multiplication, is counted in the forecast and in every
-    plan; the remat pass may recompute it like any other value. The ops it
+    A patch matrix larger than `patch-bytes` is built and multiplied a few
+    images at a time: an `scf.for` over chunks of the batch (the most whole
+    images whose patches fit, a divisor of N, at least one) copies the
+    chunk's patches and multiplies them into its columns (NHWC: rows) of
+    the product, in place. The patches of one chunk stay in the cache
+    between their copy and the multiplication, and the step holds one
+    chunk's patches instead of the whole batch's.
+
+    It runs on tensors, before the memory analysis, so the patch tensor (of
+    the whole batch or of one chunk), alive only between its copy and the
+    multiplication, is counted in the forecast and in every plan; the remat
+    pass may recompute it like any other value. The ops it
     creates take the convolution's `ckpt.phase`; the op producing the
     result takes its other annotations (name, policy). Grouped convolutions,
     other layouts and element types are left alone. `ckpt-cpu-pipeline`
@@ -234,8 +242,14 @@ def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
     //          linalg.transpose (4x2x4x4) -> tensor<2x4x4x4xf32>
     ```
   }];
+  let options = [
+    Option<"patchBytes", "patch-bytes", "int64_t", /*default=*/"2097152",
+           "Largest patch matrix built at once, in bytes: a larger one is "
+           "built and multiplied in chunks of whole images">,
+  ];
   let dependentDialects = [
-    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+    "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
+    "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
   ];
 }
 
