@@ -11,6 +11,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -44,8 +45,16 @@ int mlir::ckpt::getPolicyStrength(Policy policy) {
 }
 
 bool mlir::ckpt::isRecomputable(Operation *op) {
+  // A loop over tensors (ckpt-convolution-to-gemm's chunks of images) is
+  // recomputed whole when everything in it is.
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    for (Operation &inner : loop.getBody()->without_terminator())
+      if (!isRecomputable(&inner))
+        return false;
+    return true;
+  }
   // Ops with regions other than a linalg payload or a tensor.pad's padding
-  // value are not recomputed: recompute regions and user checkpoints, loops.
+  // value are not recomputed: recompute regions and user checkpoints.
   if (op->getNumRegions() && !isa<linalg::LinalgOp, tensor::PadOp>(op))
     return false;
   // Assertions (bounds checks in gathers) pass again on the same values.
