@@ -108,6 +108,27 @@ Value copyPatches(OpBuilder &builder, Location loc, Value input,
   return matrix;
 }
 
+/// The value `init` is filled with, when it is a fill: a linalg.fill, or
+/// the generic the fusion makes of one (no inputs, every element the same
+/// value from outside its body).
+Value getFillValue(Value init) {
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    return fill.getInputs()[0];
+  auto generic = init.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray()[0].isIdentity())
+    return Value();
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 1)
+    return Value();
+  Value yielded = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+  if (yielded.getParentRegion() == &generic.getRegion())
+    return Value();
+  return yielded;
+}
+
 /// An NCHW convolution whose output has at least this many positions per
 /// image is multiplied one image at a time straight into its output, (F) x
 /// (OH*OW) per image, with no transposes; below it, those GEMMs would be too
@@ -304,11 +325,11 @@ struct NchwConvolutionAsGemm
     Value init = conv.getOutputs()[0];
     auto productType = RankedTensorType::get({f, positions}, element);
     Value accumulator;
-    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    if (Value fillValue = getFillValue(init)) {
       auto empty = tensor::EmptyOp::create(rewriter, loc,
                                            productType.getShape(), element);
-      auto refill = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
-                                           empty.getResult());
+      auto refill =
+          linalg::FillOp::create(rewriter, loc, fillValue, empty.getResult());
       created.append({empty, refill});
       accumulator = refill.getResult(0);
     } else if (n == 1) {

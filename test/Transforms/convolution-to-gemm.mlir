@@ -119,6 +119,28 @@ func.func @nchw_per_image(%x: tensor<2x3x10x10xf32>, %w: tensor<4x3x3x3xf32>, %b
   return %y : tensor<2x4x8x8xf32>
 }
 
+// A fill the fusion made a generic of (no inputs, a value from outside) is
+// a fill too: filled anew in the product's layout, not transposed into it.
+// CHECK-LABEL: func.func @nchw_generic_fill
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%cst : f32) outs(%{{.*}} : tensor<4x18xf32>)
+// CHECK:         linalg.matmul {{.*}}outs(%[[Z]] : tensor<4x18xf32>)
+// CHECK:         linalg.transpose
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+func.func @nchw_generic_fill(%x: tensor<2x3x5x5xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x3x3xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x3x3xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(n, f, h, w) -> (n, f, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<2x4x3x3xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %cst : f32
+  } -> tensor<2x4x3x3xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x3x5x5xf32>, tensor<4x3x3x3xf32>) outs(%z : tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  return %y : tensor<2x4x3x3xf32>
+}
+
 // Patch matrices above patch-bytes (here 1000 B; one image's patches take
 // 972 B) are built one chunk of images at a time and multiplied into the
 // chunk's columns of the product, which the loop carries.
