@@ -129,12 +129,6 @@ Value getFillValue(Value init) {
   return yielded;
 }
 
-/// An NCHW convolution whose output has at least this many positions per
-/// image is multiplied one image at a time straight into its output, (F) x
-/// (OH*OW) per image, with no transposes; below it, those GEMMs would be too
-/// narrow for a BLAS, and the batch's positions are multiplied together.
-constexpr int64_t kMinPositionsPerImageGemm = 64;
-
 /// The GEMM of a convolution: the filters (as a matrix) times the patches of
 /// the input, or the patches times the filters, accumulated into a tensor
 /// whose dimension `imageDim` runs over the images, `imageExtent` entries
@@ -153,9 +147,6 @@ struct PatchProduct {
   /// Images in the batch, and per chunk (a divisor of `batch`).
   int64_t batch;
   int64_t chunk;
-  /// How one chunk's slice of the accumulator collapses to the product
-  /// matrix, when the accumulator is not a matrix (the NCHW output itself).
-  SmallVector<ReassociationIndices> sliceToMatrix;
 };
 
 /// Images per chunk: the most whose patches take at most `patchBytes`, as a
@@ -232,17 +223,10 @@ Value multiplyPatches(OpBuilder &builder, Location loc,
             body.getIndexAttr(gemm.chunk * gemm.imageExtent);
         Value slice = tensor::ExtractSliceOp::create(
             body, loc, iterArgs[0], sliceOffsets, sliceSizes, sliceUnit);
-        auto sliceType = cast<RankedTensorType>(slice.getType());
-        if (!gemm.sliceToMatrix.empty())
-          slice = tensor::CollapseShapeOp::create(body, loc, slice,
-                                                  gemm.sliceToMatrix);
         // The loop's body takes the annotations below, op by op.
         SmallVector<Operation *> ignored;
         Value product = multiplyChunk(body, loc, gemm, images, filterMatrix,
                                       slice, ignored);
-        if (!gemm.sliceToMatrix.empty())
-          product = tensor::ExpandShapeOp::create(body, loc, sliceType, product,
-                                                  gemm.sliceToMatrix);
         auto inserted =
             tensor::InsertSliceOp::create(body, loc, product, iterArgs[0],
                                           sliceOffsets, sliceSizes, sliceUnit);
@@ -254,10 +238,9 @@ Value multiplyPatches(OpBuilder &builder, Location loc,
   return loop.getResult(0);
 }
 
-/// NCHW input, FCHW filter: image by image, patches as (C*KH*KW) x (OH*OW)
-/// and filters x patches into the image's output; or, for small images,
-/// patches as (C*KH*KW) x (N*OH*OW) (in chunks of images), the product
-/// filters x patches as (F) x (N*OH*OW), transposed back to NCHW.
+/// NCHW input, FCHW filter: patches as (C*KH*KW) x (N*OH*OW) (in chunks of
+/// images), the product filters x patches as (F) x (N*OH*OW), transposed
+/// back to NCHW.
 struct NchwConvolutionAsGemm
     : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   NchwConvolutionAsGemm(MLIRContext *context, int64_t patchBytes)
@@ -303,22 +286,6 @@ struct NchwConvolutionAsGemm
     auto filterMatrix = tensor::CollapseShapeOp::create(
         rewriter, loc, conv.getInputs()[1],
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-
-    // Image by image into the output: (F) x (C*KH*KW) by (C*KH*KW) x (OH*OW)
-    // into output[n], (F) x (OH*OW) as it is laid out.
-    if (n > 1 && oh * ow >= kMinPositionsPerImageGemm) {
-      gemm.chunk = 1;
-      gemm.patchShape[3] = 1;
-      gemm.imageDim = 0;
-      gemm.imageExtent = 1;
-      gemm.sliceToMatrix = {{0, 1}, {2, 3}};
-      Value result =
-          multiplyPatches(rewriter, loc, gemm, conv.getInputs()[0],
-                          filterMatrix, conv.getOutputs()[0], created);
-      takeAnnotations(conv, created, result);
-      rewriter.replaceOp(conv, result);
-      return success();
-    }
 
     // The initial value as (F, N*OH*OW): a fill is made anew at that shape,
     // anything else is transposed (N, F, OH, OW) -> (F, N, OH, OW).

@@ -1,6 +1,6 @@
 """Builds 2-D convolutions (NCHW/FCHW and NHWC/HWCF; strides, dilations,
-one image, a bias as the initial value, f32 and f64, image by image and in
-chunks of images) with ckpt-compile
+one image, a bias as the initial value, f32 and f64, whole batches and chunks
+of images) with ckpt-compile
 --emit=lib, once with --gemm=codegen (loops) and once with --gemm=blas
 (ckpt-convolution-to-gemm: im2col and an OpenBLAS GEMM), calls both on
 random inputs and compares every element with a numpy reference. Prints
@@ -26,8 +26,7 @@ CASES = [
     ("nchw", 1, 2, 7, 9, 3, 2, 1, 2, "f64", False),
     ("nhwc", 2, 3, 9, 9, 4, 3, 2, 1, "f32", True),
     ("nhwc", 1, 5, 6, 7, 2, 1, 1, 1, "f64", False),
-    # NCHW with >= 64 output positions per image: one GEMM per image,
-    # straight into the output.
+    # Larger images, a bias and a fill.
     ("nchw", 2, 3, 10, 10, 4, 3, 1, 1, "f32", True),
     ("nchw", 3, 2, 12, 12, 3, 3, 1, 1, "f64", False),
     # Patch matrices above ckpt-convolution-to-gemm's patch-bytes (2 MiB):

@@ -95,30 +95,6 @@ func.func @nhwc(%x: tensor<2x6x6x3xf32>, %w: tensor<3x3x3x8xf32>, %b: tensor<2x4
 
 // -----
 
-// With at least 64 output positions per image, an NCHW convolution is
-// multiplied image by image straight into its output (F) x (OH*OW), in
-// place through the loop: no transposes, the patches of one image at a time.
-// CHECK-LABEL: func.func @nchw_per_image
-// CHECK:         %[[F:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x3xf32> into tensor<4x27xf32>
-// CHECK:         %[[LOOP:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %arg2) -> (tensor<2x4x8x8xf32>)
-// CHECK:           %[[IMAGE:.*]] = tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 3, 10, 10] [1, 1, 1, 1]
-// CHECK:           %[[OUT:.*]] = tensor.extract_slice %[[ACC]][%[[N]], 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1]
-// CHECK:           %[[C:.*]] = tensor.collapse_shape %[[OUT]] {{\[}}[0, 1], [2, 3]] : tensor<1x4x8x8xf32> into tensor<4x64xf32>
-// CHECK:           %[[COL:.*]] = linalg.generic {{.*}} ins(%[[IMAGE]] : tensor<1x3x10x10xf32>) outs(%{{.*}} : tensor<3x3x3x1x8x8xf32>)
-// CHECK:           %[[P:.*]] = tensor.collapse_shape %[[COL]] {{.*}} into tensor<27x64xf32>
-// CHECK:           %[[M:.*]] = linalg.matmul ins(%[[F]], %[[P]] : tensor<4x27xf32>, tensor<27x64xf32>) outs(%[[C]] : tensor<4x64xf32>)
-// CHECK:           %[[E:.*]] = tensor.expand_shape %[[M]] {{\[}}[0, 1], [2, 3]] output_shape [1, 4, 8, 8]
-// CHECK:           %[[I:.*]] = tensor.insert_slice %[[E]] into %[[ACC]][%[[N]], 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1]
-// CHECK:           scf.yield %[[I]]
-// CHECK:         } {ckpt.name = "y"}
-// CHECK-NOT:     linalg.transpose
-// CHECK:         return %[[LOOP]]
-func.func @nchw_per_image(%x: tensor<2x3x10x10xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32> {
-  %y = linalg.conv_2d_nchw_fchw {ckpt.name = "y", dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-         ins(%x, %w : tensor<2x3x10x10xf32>, tensor<4x3x3x3xf32>) outs(%b : tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
-  return %y : tensor<2x4x8x8xf32>
-}
-
 // A fill the fusion made a generic of (no inputs, a value from outside) is
 // a fill too: filled anew in the product's layout, not transposed into it.
 // CHECK-LABEL: func.func @nchw_generic_fill
