@@ -5,27 +5,56 @@ For each PyTorch model (ckpt.torch's examples, a GPT and a ResNet, and
 ckpt.torch.zoo's real models by name, e.g. resnet18 or gpt2-sdpa, exported
 with ckpt.torch.export_training_step): PyTorch eager's training
 step (forward, loss, backward by autograd) with torch.set_num_threads(T),
-and ckpt's build of the exported step (ckpt.run, the same inputs) with the
+and ckpt's builds of the exported step (ckpt-compile --emit=lib, called on the
+same inputs; the builds and eager take turns, step by step) with the
 matmuls as loops (gemm=codegen) and through OpenBLAS (gemm=blas, with
 OPENBLAS_NUM_THREADS=T; convolutions as im2col and a GEMM), each without
-remat and at a budget (a budget no schedule meets is reported as such).
-Prints the median step times, the ratios to eager and the measured peaks.
+remat and at a budget, or where no schedule meets it at the smallest peak
+found plus 0.02 of the baseline.
+Prints the median step times, the ratios to eager and to the same build
+without remat, and the measured peaks.
 
     PYTHONPATH=python python3 benchmarks/cpu/run_cpu_benchmark.py [--threads 1] \
         [--models gpt,resnet,resnet18] [--gemm codegen,blas]
 """
 
 import argparse
+import gc
 import os
 import statistics
 import sys
+import tempfile
 import time
+
+
+def build(step, work, gemm, budget, index):
+    """Builds `step` with `gemm` at `budget` (none: no remat) into `work`;
+    returns the row's label and the library. A budget no schedule meets
+    becomes the smallest peak found plus 0.02 of the baseline (fractions of
+    the planner's baseline)."""
+    from ckpt.execution import BuildError, build_library
+
+    label = f"ckpt gemm={gemm}" + (f" budget={budget}" if budget else "")
+    folder = os.path.join(work, str(index))
+    os.makedirs(folder)
+    try:
+        library, _ = build_library(step.mlir, step.entry, folder, budget=budget, gemm=gemm)
+        return label, library
+    except BuildError as error:
+        if error.kind != "infeasible-budget":
+            raise
+    _, report = build_library(step.mlir, step.entry, folder, budget="min", gemm=gemm)
+    smallest = report["functions"][0]
+    fraction = smallest["peak_bytes"] / smallest["baseline_peak_bytes"] + 0.02
+    library, _ = build_library(step.mlir, step.entry, folder, budget=f"{fraction:.4f}",
+                               gemm=gemm)
+    return f"ckpt gemm={gemm} budget=min+0.02={fraction:.3f}", library
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--iterations", type=int, default=5, help="rounds")
     parser.add_argument("--budget", default="0.5")
     parser.add_argument("--models", default="gpt,resnet,resnet18")
     parser.add_argument("--gemm", default="codegen,blas")
@@ -34,15 +63,16 @@ def main():
     os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
     os.environ["CKPT_BLAS_THREADS"] = str(args.threads)  # libckpt_blas_runtime: 1 unless set
     import torch
-    import ckpt
     from ckpt.torch import export_training_step
-    from ckpt.execution import BuildError
+    from ckpt.aot import CompiledStep
+    from ckpt.execution import input_bytes
     from ckpt.torch.models import EXAMPLES
     from ckpt.torch.zoo import ZOO
 
     torch.set_num_threads(args.threads)
     print(f"threads={args.threads} iterations={args.iterations} torch {torch.__version__}")
-    print(f"{'model':8} {'build':24} {'step_time_s':>12} {'vs_eager':>9} {'peak_bytes':>12}")
+    print(f"{'model':9} {'build':38} {'step_time_s':>12} {'vs_eager':>9} {'peak_bytes':>12} "
+          f"{'vs_noremat':>11}")
     for name in args.models.split(","):
         model, inputs, targets, loss_fn = (EXAMPLES[name] if name in EXAMPLES else ZOO[name])()
         step = export_training_step(model, inputs, loss_fn, targets=targets)
@@ -52,28 +82,42 @@ def main():
             model.zero_grad(set_to_none=True)
             loss_fn(model(*inputs), *targets).backward()
 
-        eager()
-        times = []
-        for _ in range(args.iterations):
-            start = time.perf_counter()
-            eager()
-            times.append(time.perf_counter() - start)
-        eager_s = statistics.median(times)
-        print(f"{name:8} {'pytorch eager':24} {eager_s:12.3e} {1.0:9.2f} {'':>12}")
-        for gemm in args.gemm.split(","):
-            for budget in (None, args.budget):
-                label = f"ckpt gemm={gemm}" + (f" budget={budget}" if budget else "")
-                try:
-                    result = ckpt.run(step.mlir, step.entry, inputs=arguments,
-                                      iterations=args.iterations, budget=budget, gemm=gemm)
-                except BuildError as error:
-                    if error.kind != "infeasible-budget":
-                        raise
-                    print(f"{name:8} {label:24} {'infeasible':>12} {'':>9} "
-                          f"{'min ' + str(error.smallest_peak_bytes):>12}")
+        with tempfile.TemporaryDirectory(prefix="ckpt-cpu-benchmark-") as work:
+            runs = [("pytorch eager", eager, None)]
+            for gemm in args.gemm.split(","):
+                for budget in (None, args.budget):
+                    label, library = build(step, work, gemm, budget, len(runs))
+                    compiled = CompiledStep(library, step.entry)
+                    runs.append((label, lambda c=compiled: c(*arguments), compiled))
+            # In rounds: each build in turn runs a block of consecutive steps,
+            # as in a training loop (two untimed, then three timed), so that
+            # drifts of the machine (frequency, other load) reach every build
+            # alike; the median over all rounds' timed steps.
+            # Without Python's garbage collector, as timeit does: its
+            # passes over the exported graphs would land in whichever step
+            # allocates the object that triggers them.
+            times = [[] for _ in runs]
+            gc.collect()
+            gc.disable()
+            for _ in range(args.iterations):
+                for index, (_, call, _) in enumerate(runs):
+                    call()
+                    call()
+                    for _ in range(3):
+                        start = time.perf_counter()
+                        call()
+                        times[index].append(time.perf_counter() - start)
+            gc.enable()
+            medians = [statistics.median(t) for t in times]
+            for index, (label, _, compiled) in enumerate(runs):
+                if compiled is None:
+                    print(f"{name:9} {label:38} {medians[index]:12.3e} {1.0:9.2f}")
                     continue
-                print(f"{name:8} {label:24} {result.step_time_s:12.3e} "
-                      f"{result.step_time_s / eager_s:9.2f} {result.peak_bytes:12d}")
+                plain = medians[index - 1] if "budget" in label else medians[index]
+                peak = compiled.peak_bytes() + input_bytes(compiled)
+                print(f"{name:9} {label:38} {medians[index]:12.3e} "
+                      f"{medians[index] / medians[0]:9.2f} {peak:12d} "
+                      f"{medians[index] / plain:11.2f}")
         sys.stdout.flush()
     return 0
 
