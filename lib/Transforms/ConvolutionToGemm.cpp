@@ -108,15 +108,19 @@ Value copyPatches(OpBuilder &builder, Location loc, Value input,
   return matrix;
 }
 
-/// The value `init` is filled with, when it is a fill: a linalg.fill, or
-/// the generic the fusion makes of one (no inputs, every element the same
-/// value from outside its body).
+/// The value `init` is filled with, when it is a fill: a linalg.fill, its
+/// generic form (upstream's isaFillOpInterface: a scalar input), or the
+/// generic the fusion makes of one (no inputs, every element the same value
+/// from outside its body).
 Value getFillValue(Value init) {
   if (auto fill = init.getDefiningOp<linalg::FillOp>())
     return fill.getInputs()[0];
   auto generic = init.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 0 ||
-      generic.getNumDpsInits() != 1 ||
+  if (!generic)
+    return Value();
+  if (std::optional<Value> value = linalg::isaFillOpInterface(generic))
+    return *value;
+  if (generic.getNumDpsInputs() != 0 || generic.getNumDpsInits() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
       !generic.getIndexingMapsArray()[0].isIdentity())
     return Value();

@@ -117,6 +117,26 @@ func.func @nchw_generic_fill(%x: tensor<2x3x5x5xf32>, %w: tensor<4x3x3x3xf32>) -
   return %y : tensor<2x4x3x3xf32>
 }
 
+// The generic form of a fill (a scalar input) likewise.
+// CHECK-LABEL: func.func @nchw_scalar_input_fill
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%arg2 : f32) outs(%{{.*}} : tensor<4x18xf32>)
+// CHECK:         linalg.matmul {{.*}}outs(%[[Z]] : tensor<4x18xf32>)
+// CHECK:         linalg.transpose
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+func.func @nchw_scalar_input_fill(%x: tensor<2x3x5x5xf32>, %w: tensor<4x3x3x3xf32>, %v: f32) -> tensor<2x4x3x3xf32> {
+  %e = tensor.empty() : tensor<2x4x3x3xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(n, f, h, w) -> ()>, affine_map<(n, f, h, w) -> (n, f, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%v : f32) outs(%e : tensor<2x4x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x4x3x3xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x3x5x5xf32>, tensor<4x3x3x3xf32>) outs(%z : tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  return %y : tensor<2x4x3x3xf32>
+}
+
 // Patch matrices above patch-bytes (here 1000 B; one image's patches take
 // 972 B) are built one chunk of images at a time and multiplied into the
 // chunk's columns of the product, which the loop carries.
