@@ -5,11 +5,12 @@
 set -euo pipefail
 
 # libopenblas-dev: the CPU GEMMs of gemm=blas (libckpt_blas_runtime; the
-# pthread build; about 20 s and 100 MB installed here).
+# pthread build; about 20 s and 100 MB installed here); libdnnl-dev
+# (oneDNN 2.6): its f32 GEMMs (DNNL_INSTALL_NOTE).
 packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
   libzstd-dev ninja-build cmake libgtest-dev coinor-libcbc-dev
-  libopenblas-dev
+  libopenblas-dev libdnnl-dev
 )
 
 missing=()

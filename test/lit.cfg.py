@@ -110,7 +110,10 @@ if config.ckpt_cuda_runtime_built:
 # package index, scripts/setup-deps.sh): ckpt's output through IREE.
 if shutil.which("iree-compile") and shutil.which("iree-run-module"):
     config.available_features.add("iree")
-# libckpt_blas_runtime (OpenBLAS): ckpt-cpu-pipeline{gemm=blas} and --gemm=blas.
+# libckpt_blas_runtime with its f32 GEMMs over oneDNN's dnnl_sgemm.
+if config.ckpt_blas_dnnl:
+    config.available_features.add("dnnl")
+# libckpt_blas_runtime (oneDNN, OpenBLAS): ckpt-cpu-pipeline{gemm=blas} and --gemm=blas.
 if config.ckpt_blas_runtime_built:
     config.available_features.add("blas")
     config.substitutions.append(("%cuda_lib_dir", config.cuda_library_dir))

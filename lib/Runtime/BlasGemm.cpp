@@ -1,10 +1,13 @@
-//===- BlasGemm.cpp - libckpt_blas_runtime: GEMMs over CBLAS --------------===//
+//===- BlasGemm.cpp - libckpt_blas_runtime: GEMMs over oneDNN and CBLAS ---===//
 //
 // The GEMMs `ckpt-gemm-to-blas` calls (CkptBlasRuntime.h): C += op(A) op(B)
-// on row-major memrefs with unit innermost strides, one cblas_?gemm per
-// matrix (per batch entry for the batched forms).
+// on row-major memrefs with unit innermost strides, one GEMM per matrix (per
+// batch entry for the batched forms). f32 GEMMs run on oneDNN's dnnl_sgemm
+// where the runtime was built with oneDNN (its kernels dispatch on the CPU's
+// vector ISA, AVX-512 included), unless CKPT_SGEMM=openblas asks for
+// OpenBLAS; f64 GEMMs, which oneDNN does not have, on OpenBLAS.
 //
-// OpenBLAS runs on one thread unless CKPT_BLAS_THREADS says otherwise. Its
+// Both run on one thread unless CKPT_BLAS_THREADS says otherwise. Their
 // threads partition each GEMM statically, so a given thread count gives the
 // same bits every run; another count sums in another order
 // (benchmarks/cpu/blas_threads_check.py compares them against float64).
@@ -14,28 +17,75 @@
 #include "ckpt/Runtime/CkptBlasRuntime.h"
 
 #include <cblas.h>
+#ifdef CKPT_BLAS_HAVE_DNNL
+#include <oneapi/dnnl/dnnl.h>
+#endif
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 // OpenBLAS's thread control; absent (null) under another CBLAS.
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+// The OpenMP runtime oneDNN threads with (libgomp in Debian's build); absent
+// (null) under a sequential oneDNN.
+extern "C" int omp_get_max_threads() __attribute__((weak));
+extern "C" void omp_set_num_threads(int) __attribute__((weak));
 
 namespace {
 
-/// Sets OpenBLAS's thread count once, before the first GEMM: the value of
-/// CKPT_BLAS_THREADS, or 1.
-void configureThreads() {
+/// The thread count of every GEMM: CKPT_BLAS_THREADS, or 1.
+int blasThreads() {
+  static const int threads = [] {
+    const char *value = std::getenv("CKPT_BLAS_THREADS");
+    int count = value ? std::atoi(value) : 1;
+    return count > 0 ? count : 1;
+  }();
+  return threads;
+}
+
+/// Sets OpenBLAS's thread count once, before its first GEMM.
+void configureOpenBlasThreads() {
   static std::once_flag once;
   std::call_once(once, [] {
-    if (!openblas_set_num_threads)
-      return;
-    const char *value = std::getenv("CKPT_BLAS_THREADS");
-    int threads = value ? std::atoi(value) : 1;
-    openblas_set_num_threads(threads > 0 ? threads : 1);
+    if (openblas_set_num_threads)
+      openblas_set_num_threads(blasThreads());
   });
 }
+
+#ifdef CKPT_BLAS_HAVE_DNNL
+/// Whether f32 GEMMs run on oneDNN: unless CKPT_SGEMM=openblas.
+bool sgemmOnDnnl() {
+  static const bool dnnl = [] {
+    const char *value = std::getenv("CKPT_SGEMM");
+    return !value || std::strcmp(value, "openblas") != 0;
+  }();
+  return dnnl;
+}
+
+/// Runs oneDNN calls on blasThreads() OpenMP threads, restoring the calling
+/// thread's own OpenMP setting afterwards (it is the caller's, not ckpt's).
+class DnnlThreads {
+public:
+  DnnlThreads() {
+    if (!omp_get_max_threads || !omp_set_num_threads)
+      return;
+    saved = omp_get_max_threads();
+    if (saved != blasThreads())
+      omp_set_num_threads(blasThreads());
+  }
+  ~DnnlThreads() {
+    if (saved > 0 && saved != blasThreads())
+      omp_set_num_threads(saved);
+  }
+  DnnlThreads(const DnnlThreads &) = delete;
+  DnnlThreads &operator=(const DnnlThreads &) = delete;
+
+private:
+  int saved = 0;
+};
+#endif
 
 [[noreturn]] void fail(const char *message) {
   std::fprintf(stderr, "ckpt-blas-runtime: error: %s\n", message);
@@ -65,19 +115,30 @@ Operand<T> describe(void *aligned, int64_t offset, const int64_t *sizes,
   return {data, leadingDim};
 }
 
-void call(float *a, float *b, float *c, CBLAS_TRANSPOSE opA,
-          CBLAS_TRANSPOSE opB, int64_t m, int64_t n, int64_t k, int64_t lda,
-          int64_t ldb, int64_t ldc) {
-  // linalg semantics: the product accumulates into C (beta = 1).
-  cblas_sgemm(CblasRowMajor, opA, opB, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
-              ldc);
+// linalg semantics: the product accumulates into C (beta = 1).
+void call(float *a, float *b, float *c, bool transA, bool transB, int64_t m,
+          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc) {
+#ifdef CKPT_BLAS_HAVE_DNNL
+  if (sgemmOnDnnl()) {
+    // Row-major, as cblas_sgemm with CblasRowMajor.
+    if (dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a,
+                   lda, b, ldb, 1.0f, c, ldc) != dnnl_success)
+      fail("dnnl_sgemm failed");
+    return;
+  }
+#endif
+  configureOpenBlasThreads();
+  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb,
+              1.0f, c, ldc);
 }
 
-void call(double *a, double *b, double *c, CBLAS_TRANSPOSE opA,
-          CBLAS_TRANSPOSE opB, int64_t m, int64_t n, int64_t k, int64_t lda,
-          int64_t ldb, int64_t ldc) {
-  cblas_dgemm(CblasRowMajor, opA, opB, m, n, k, 1.0, a, lda, b, ldb, 1.0, c,
-              ldc);
+void call(double *a, double *b, double *c, bool transA, bool transB, int64_t m,
+          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc) {
+  configureOpenBlasThreads();
+  cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb,
+              1.0, c, ldc);
 }
 
 /// C[batch][m][n] += op(A) op(B) with the shapes taken from the descriptors.
@@ -96,7 +157,9 @@ void gemm(int rank, Descriptor *a, Descriptor *b, Descriptor *c, int32_t transA,
     fail("GEMM operand shapes do not agree");
   if (m == 0 || n == 0 || k == 0)
     return;
-  configureThreads();
+#ifdef CKPT_BLAS_HAVE_DNNL
+  DnnlThreads threads;
+#endif
   for (int64_t i = 0; i < batch; ++i) {
     Operand<T> aOp =
         describe<T>(a->aligned, a->offset, a->sizes, a->strides, rank, i);
@@ -104,9 +167,8 @@ void gemm(int rank, Descriptor *a, Descriptor *b, Descriptor *c, int32_t transA,
         describe<T>(b->aligned, b->offset, b->sizes, b->strides, rank, i);
     Operand<T> cOp =
         describe<T>(c->aligned, c->offset, c->sizes, c->strides, rank, i);
-    call(aOp.data, bOp.data, cOp.data, transA ? CblasTrans : CblasNoTrans,
-         transB ? CblasTrans : CblasNoTrans, m, n, k, aOp.leadingDim,
-         bOp.leadingDim, cOp.leadingDim);
+    call(aOp.data, bOp.data, cOp.data, transA != 0, transB != 0, m, n, k,
+         aOp.leadingDim, bOp.leadingDim, cOp.leadingDim);
   }
 }
 

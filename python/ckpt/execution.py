@@ -116,7 +116,7 @@ def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=
     `cuda`), rematerialized to `budget` when given, runs it `iterations`
     times on `inputs` (numpy arrays or torch tensors; default: ckpt-run's
     inputs for `seed`) and returns a RunResult. `gemm="blas"` runs the CPU
-    build's f32/f64 matmuls through OpenBLAS (ckpt-cpu-pipeline's gemm). Compilation errors raise
+    build's f32/f64 matmuls through oneDNN/OpenBLAS (ckpt-cpu-pipeline's gemm). Compilation errors raise
     BuildError (a RuntimeError) with ckpt-compile's diagnostics and, for a
     budget no schedule meets, its kind and the smallest peak found."""
     if iterations < 1:

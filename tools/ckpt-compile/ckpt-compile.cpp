@@ -72,7 +72,8 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     gemm("gemm",
          cl::desc("--backend=cpu: how f32/f64 matmul-like ops run, 'codegen' "
-                  "(loops) or 'blas' (OpenBLAS, linked into the build)"),
+                  "(loops) or 'blas' (oneDNN and OpenBLAS, linked into the "
+                  "build)"),
          cl::init("codegen"), cl::cat(compileCategory));
 static cl::opt<std::string>
     emit("emit",
@@ -381,11 +382,15 @@ int runTool(int argc, char **argv) {
     link.push_back(
         mlir::ckpt::tools::locateRuntimeLibrary(CKPT_RUNTIME_STATIC_LIBRARY));
 #ifdef CKPT_BLAS_RUNTIME_STATIC_LIBRARY
-    // OpenBLAS stays a shared library of the system's (libopenblas0).
-    if (gemm == "blas")
+    // OpenBLAS and oneDNN stay shared libraries of the system's
+    // (libopenblas0, libdnnl2).
+    if (gemm == "blas") {
       link.insert(link.end(), {mlir::ckpt::tools::locateRuntimeLibrary(
                                    CKPT_BLAS_RUNTIME_STATIC_LIBRARY),
                                CKPT_OPENBLAS_LIBRARY});
+      if (llvm::StringRef(CKPT_DNNL_LIBRARY).size())
+        link.push_back(CKPT_DNNL_LIBRARY);
+    }
 #endif
   }
   link.insert(link.end(), {"-lstdc++", "-lm", "-o", outputFilename});

@@ -72,7 +72,8 @@ static cl::opt<bool> gpuMapping(
 static cl::opt<std::string>
     gemm("gemm",
          cl::desc("CPU backend: how f32/f64 matmul-like ops run, 'codegen' "
-                  "(loops) or 'blas' (OpenBLAS through libckpt_blas_runtime; "
+                  "(loops) or 'blas' (oneDNN and OpenBLAS through "
+                  "libckpt_blas_runtime; "
                   "ckpt-cpu-pipeline's gemm option)"),
          cl::init("codegen"), cl::cat(runCategory));
 static cl::opt<unsigned> iterations("iterations",

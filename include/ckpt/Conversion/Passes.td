@@ -64,7 +64,8 @@ def GemmToBlasPass : Pass<"ckpt-gemm-to-blas", "mlir::ModuleOp"> {
     multiply-add body, transposed operands or product) with element types
     f32 x f32 -> f32 or f64 x f64 -> f64 becomes a call to a GEMM of
     `libckpt_blas_runtime` (`ckpt_cpu_gemm_f32`, `_f64`,
-    `ckpt_cpu_batch_gemm_*`), which runs CBLAS (OpenBLAS):
+    `ckpt_cpu_batch_gemm_*`), which runs oneDNN's `dnnl_sgemm` (f32) and
+    CBLAS (OpenBLAS, f64, and f32 without oneDNN):
     `C += op(A) op(B)`, C written in place. Nothing is allocated, so the
     memory forecast and the measured peak are those of the loops it
     replaces. Anything else (bf16, a fused prologue, several K dimensions)

@@ -99,10 +99,11 @@ struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(false)};
   ::mlir::detail::PassOptions::Option<std::string> gemm{
       *this, "gemm",
-      llvm::cl::desc("How f32/f64 matmul-like ops run: 'codegen' (loops) or "
-                     "'blas' (ckpt-gemm-to-blas: OpenBLAS calls in "
-                     "libckpt_blas_runtime; 2-D convolutions become im2col "
-                     "and a matmul first, ckpt-convolution-to-gemm)"),
+      llvm::cl::desc(
+          "How f32/f64 matmul-like ops run: 'codegen' (loops) or "
+          "'blas' (ckpt-gemm-to-blas: oneDNN and OpenBLAS "
+          "calls in libckpt_blas_runtime; 2-D convolutions become im2col "
+          "and a matmul first, ckpt-convolution-to-gemm)"),
       llvm::cl::init("codegen")};
   ::mlir::detail::PassOptions::Option<std::string> profileIR{
       *this, "profile-ir",

@@ -1,14 +1,17 @@
 /*===- CkptBlasRuntime.h - BLAS GEMMs for the CPU pipeline -------*- C -*-===//
  *
- * libckpt_blas_runtime: the GEMMs `ckpt-gemm-to-blas` calls, over CBLAS
- * (OpenBLAS). C += op(A) * op(B) on row-major memrefs, as `linalg.matmul`,
- * `linalg.batch_matmul` and generic contractions with transposed operands
- * compute them; arguments as for libckpt_cuda_runtime's GEMMs
- * (CkptCudaRuntime.h): descriptors by pointer, `transA` = 1 when A is
+ * libckpt_blas_runtime: the GEMMs `ckpt-gemm-to-blas` calls, over oneDNN's
+ * dnnl_sgemm (f32) and CBLAS (OpenBLAS: f64, and f32 without oneDNN or with
+ * CKPT_SGEMM=openblas). C += op(A) * op(B) on row-major memrefs, as
+ *`linalg.matmul`, `linalg.batch_matmul` and generic contractions with
+ *transposed operands compute them; arguments as for libckpt_cuda_runtime's
+ *GEMMs (CkptCudaRuntime.h): descriptors by pointer, `transA` = 1 when A is
  * stored [k, m], `transB` = 1 when B is stored [n, k], C is [m, n], unit
  * innermost strides. Nothing is allocated through the ckpt runtime: C is
- * written in place, and OpenBLAS's own work buffers (allocated once, when
- * the library starts) are outside the measured peak.
+ * written in place. What the libraries allocate themselves is outside the
+ * measured peak: OpenBLAS's work buffers (mapped once, when it starts) and
+ * oneDNN's packing buffers (allocated and freed inside each call;
+ * benchmarks/cpu/library_workspace.py measures them).
  *
  *===----------------------------------------------------------------------===*/
 

@@ -36,7 +36,7 @@ class TrainStep:
     module's documentation). `budget`, `solver` and `policy` are
     ckpt-remat's (`"0.5"`, `"2GiB"`, `"min"`; None: no remat); `backend`
     is `cpu` or `cuda`; `gemm` is the CPU build's matmul path (`blas`:
-    OpenBLAS, `codegen`: generated loops)."""
+    oneDNN/OpenBLAS, `codegen`: generated loops)."""
 
     def __init__(self, model, loss_fn, example_inputs, example_targets=(), budget=None,
                  solver="auto", backend="cpu", policy=None, gemm="blas", build=None):
