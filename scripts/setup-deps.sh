@@ -6,11 +6,13 @@ set -euo pipefail
 
 # libopenblas-dev: the CPU GEMMs of gemm=blas (libckpt_blas_runtime; the
 # pthread build; about 20 s and 100 MB installed here); libdnnl-dev
-# (oneDNN 2.6): its f32 GEMMs (DNNL_INSTALL_NOTE).
+# (oneDNN 2.6): its f32 GEMMs (7 MB download, 40 MB installed, a few
+# seconds); libomp-22-dev (LLVM's OpenMP runtime): the parallel loops of
+# builds with num-threads above 1 (about 2 s).
 packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
   libzstd-dev ninja-build cmake libgtest-dev coinor-libcbc-dev
-  libopenblas-dev libdnnl-dev
+  libopenblas-dev libdnnl-dev libomp-22-dev
 )
 
 missing=()

@@ -92,17 +92,16 @@ def main():
                 os.makedirs(folder)
                 try:
                     library, _ = build_library(step.mlir, step.entry, folder, budget=budget,
-                                               gemm="blas")
+                                               gemm="blas", threads=args.threads)
                 except BuildError as error:
                     if error.kind != "infeasible-budget":
                         raise
                     # No schedule meets it: the smallest peak the planner finds.
                     budget = "min"
                     library, _ = build_library(step.mlir, step.entry, folder, budget=budget,
-                                               gemm="blas")
+                                               gemm="blas", threads=args.threads)
                 env = {**os.environ, "LD_PRELOAD": preload,
                        "CKPT_HEAP_LIBRARIES": LIBRARIES,
-                       "CKPT_BLAS_THREADS": str(args.threads),
                        "OPENBLAS_NUM_THREADS": str(args.threads)}
                 result = subprocess.run(
                     [sys.executable, os.path.abspath(__file__), "--child", library,

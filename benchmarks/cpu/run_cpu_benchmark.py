@@ -27,7 +27,7 @@ import tempfile
 import time
 
 
-def build(step, work, gemm, budget, index):
+def build(step, work, gemm, budget, index, threads):
     """Builds `step` with `gemm` at `budget` (none: no remat) into `work`;
     returns the row's label and the library. A budget no schedule meets
     becomes the smallest peak found plus 0.02 of the baseline (fractions of
@@ -38,16 +38,18 @@ def build(step, work, gemm, budget, index):
     folder = os.path.join(work, str(index))
     os.makedirs(folder)
     try:
-        library, _ = build_library(step.mlir, step.entry, folder, budget=budget, gemm=gemm)
+        library, _ = build_library(step.mlir, step.entry, folder, budget=budget, gemm=gemm,
+                                   threads=threads)
         return label, library
     except BuildError as error:
         if error.kind != "infeasible-budget":
             raise
-    _, report = build_library(step.mlir, step.entry, folder, budget="min", gemm=gemm)
+    _, report = build_library(step.mlir, step.entry, folder, budget="min", gemm=gemm,
+                              threads=threads)
     smallest = report["functions"][0]
     fraction = smallest["peak_bytes"] / smallest["baseline_peak_bytes"] + 0.02
     library, _ = build_library(step.mlir, step.entry, folder, budget=f"{fraction:.4f}",
-                               gemm=gemm)
+                               gemm=gemm, threads=threads)
     return f"ckpt gemm={gemm} budget=min+0.02={fraction:.3f}", library
 
 
@@ -59,9 +61,9 @@ def main():
     parser.add_argument("--models", default="gpt,resnet,resnet18")
     parser.add_argument("--gemm", default="codegen,blas")
     args = parser.parse_args()
-    # Before OpenBLAS and torch start their thread pools.
+    # Before OpenBLAS and torch start their thread pools (the builds take
+    # theirs from --num-threads).
     os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
-    os.environ["CKPT_BLAS_THREADS"] = str(args.threads)  # libckpt_blas_runtime: 1 unless set
     import torch
     from ckpt.torch import export_training_step
     from ckpt.aot import CompiledStep
@@ -86,7 +88,7 @@ def main():
             runs = [("pytorch eager", eager, None)]
             for gemm in args.gemm.split(","):
                 for budget in (None, args.budget):
-                    label, library = build(step, work, gemm, budget, len(runs))
+                    label, library = build(step, work, gemm, budget, len(runs), args.threads)
                     compiled = CompiledStep(library, step.entry)
                     runs.append((label, lambda c=compiled: c(*arguments), compiled))
             # In rounds: each build in turn runs a block of consecutive steps,

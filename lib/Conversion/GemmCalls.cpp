@@ -245,6 +245,9 @@ LogicalResult mlir::ckpt::rewriteGemmsToCalls(ModuleOp module,
                                                 /*width=*/32));
     args.push_back(arith::ConstantIntOp::create(rewriter, loc, match.transB,
                                                 /*width=*/32));
+    for (int32_t value : library.trailingArguments)
+      args.push_back(
+          arith::ConstantIntOp::create(rewriter, loc, value, /*width=*/32));
     auto type = rewriter.getFunctionType(ValueRange(args).getTypes(), {});
     func::FuncOp callee = getOrDeclare(rewriter, module, match.callee, type);
     if (callee.getFunctionType() != type) {

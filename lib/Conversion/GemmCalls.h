@@ -22,6 +22,9 @@ namespace mlir::ckpt {
 struct GemmLibrary {
   std::string prefix;
   std::function<FailureOr<std::string>(Type a, Type b, Type c)> variant;
+  /// i32 constants passed after A, B, C, transA and transB (the CPU
+  /// runtime's thread count).
+  SmallVector<int32_t> trailingArguments;
 };
 
 /// Simplifies the payload of every generic on buffers in `module` (the

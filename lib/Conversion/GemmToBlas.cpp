@@ -10,6 +10,8 @@
 
 #include "ckpt/Conversion/Passes.h"
 
+#include <limits>
+
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_GEMMTOBLASPASS
 #include "ckpt/Conversion/Passes.h.inc"
@@ -21,8 +23,17 @@ namespace {
 
 struct GemmToBlasPass
     : public mlir::ckpt::impl::GemmToBlasPassBase<GemmToBlasPass> {
+  using GemmToBlasPassBase::GemmToBlasPassBase;
+
   void runOnOperation() override {
+    if (threads < 1 || threads > std::numeric_limits<int32_t>::max()) {
+      getOperation()->emitError()
+          << "ckpt-gemm-to-blas: num-threads must be at least 1, got "
+          << threads.getValue();
+      return signalPassFailure();
+    }
     ckpt::GemmLibrary blas;
+    blas.trailingArguments.push_back(static_cast<int32_t>(threads));
     blas.prefix = "ckpt_cpu_";
     blas.variant = [](Type a, Type b, Type c) -> FailureOr<std::string> {
       if (a.isF32() && b.isF32() && c.isF32())

@@ -29,6 +29,17 @@ mlir::ckpt::verifyCpuPipelineOptions(const CpuPipelineOptions &options,
               options.gemm.getValue() + "'";
     return failure();
   }
+  if (options.threads < 1 || options.threads > 4096) {
+    message =
+        "ckpt-cpu-pipeline: num-threads must be between 1 and 4096, got " +
+        std::to_string(options.threads.getValue());
+    return failure();
+  }
+  if (options.threads > 1 && options.gpuMapping) {
+    message = "ckpt-cpu-pipeline: gpu-mapping runs its block and thread "
+              "loops on one thread; it takes no num-threads above 1";
+    return failure();
+  }
   return success();
 }
 
@@ -42,8 +53,11 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   buildBufferizationPipeline(pm);
   // GEMMs through BLAS after deallocation: C is written in place, so every
   // buffer and free stays where the forecast has it.
-  if (options.gemm == "blas")
-    pm.addPass(ckpt::createGemmToBlasPass());
+  if (options.gemm == "blas") {
+    GemmToBlasPassOptions blas;
+    blas.threads = options.threads;
+    pm.addPass(ckpt::createGemmToBlasPass(blas));
+  }
   if (options.gpuMapping) {
     // The kernels' block and thread loops (scf.parallel), run sequentially.
     pm.addPass(ckpt::createMapLinalgToGpuPass());
@@ -55,8 +69,21 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createLocationSnapshot(snapshot));
   }
 
-  // Loops and scalar code.
-  pm.addPass(createConvertLinalgToLoopsPass());
+  // Loops and scalar code: with threads, the outer parallel loops of the ops
+  // with enough work on an OpenMP team, the rest sequential.
+  bool openMP = options.threads > 1;
+  if (openMP) {
+    pm.addPass(createConvertLinalgToParallelLoopsPass());
+    CoarsenParallelLoopsPassOptions coarsen;
+    coarsen.threads = options.threads;
+    pm.addPass(ckpt::createCoarsenParallelLoopsPass(coarsen));
+    ConvertSCFToOpenMPPassOptions toOpenMP;
+    toOpenMP.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(toOpenMP));
+    pm.addPass(ckpt::createInlineAllocaScopesPass());
+  } else {
+    pm.addPass(createConvertLinalgToLoopsPass());
+  }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -78,12 +105,17 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  if (openMP)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   // Line tables from the snapshot's locations.
   if (!options.profileIR.empty())
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
-  if (options.verifyLowering)
-    pm.addPass(ckpt::createVerifyLLVMLoweringPass());
+  if (options.verifyLowering) {
+    VerifyLLVMLoweringPassOptions verify;
+    verify.allowOpenMP = openMP;
+    pm.addPass(ckpt::createVerifyLLVMLoweringPass(verify));
+  }
 }
 
 /// Registers a pipeline whose options are checked by `verify` before it is

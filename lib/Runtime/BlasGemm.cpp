@@ -7,9 +7,9 @@
 // vector ISA, AVX-512 included), unless CKPT_SGEMM=openblas asks for
 // OpenBLAS; f64 GEMMs, which oneDNN does not have, on OpenBLAS.
 //
-// Both run on one thread unless CKPT_BLAS_THREADS says otherwise. Their
-// threads partition each GEMM statically, so a given thread count gives the
-// same bits every run; another count sums in another order
+// Each call runs on the build's thread count (its last argument). The
+// libraries' threads partition each GEMM statically, so a given count gives
+// the same bits every run; another count sums in another order
 // (benchmarks/cpu/blas_threads_check.py compares them against float64).
 //
 //===----------------------------------------------------------------------===//
@@ -35,23 +35,17 @@ extern "C" void omp_set_num_threads(int) __attribute__((weak));
 
 namespace {
 
-/// The thread count of every GEMM: CKPT_BLAS_THREADS, or 1.
-int blasThreads() {
-  static const int threads = [] {
-    const char *value = std::getenv("CKPT_BLAS_THREADS");
-    int count = value ? std::atoi(value) : 1;
-    return count > 0 ? count : 1;
-  }();
-  return threads;
-}
-
-/// Sets OpenBLAS's thread count once, before its first GEMM.
-void configureOpenBlasThreads() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    if (openblas_set_num_threads)
-      openblas_set_num_threads(blasThreads());
-  });
+/// Sets OpenBLAS's thread count to `threads` where it is another. OpenBLAS
+/// has one count for the process; builds of different counts in one
+/// process take turns setting it.
+void configureOpenBlasThreads(int threads) {
+  static std::mutex mutex;
+  static int current = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (openblas_set_num_threads && current != threads) {
+    openblas_set_num_threads(threads);
+    current = threads;
+  }
 }
 
 #ifdef CKPT_BLAS_HAVE_DNNL
@@ -64,25 +58,26 @@ bool sgemmOnDnnl() {
   return dnnl;
 }
 
-/// Runs oneDNN calls on blasThreads() OpenMP threads, restoring the calling
+/// Runs oneDNN calls on `threads` OpenMP threads, restoring the calling
 /// thread's own OpenMP setting afterwards (it is the caller's, not ckpt's).
 class DnnlThreads {
 public:
-  DnnlThreads() {
+  explicit DnnlThreads(int threads) : threads(threads) {
     if (!omp_get_max_threads || !omp_set_num_threads)
       return;
     saved = omp_get_max_threads();
-    if (saved != blasThreads())
-      omp_set_num_threads(blasThreads());
+    if (saved != threads)
+      omp_set_num_threads(threads);
   }
   ~DnnlThreads() {
-    if (saved > 0 && saved != blasThreads())
+    if (saved > 0 && saved != threads)
       omp_set_num_threads(saved);
   }
   DnnlThreads(const DnnlThreads &) = delete;
   DnnlThreads &operator=(const DnnlThreads &) = delete;
 
 private:
+  int threads;
   int saved = 0;
 };
 #endif
@@ -117,7 +112,8 @@ Operand<T> describe(void *aligned, int64_t offset, const int64_t *sizes,
 
 // linalg semantics: the product accumulates into C (beta = 1).
 void call(float *a, float *b, float *c, bool transA, bool transB, int64_t m,
-          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc) {
+          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
+          int threads) {
 #ifdef CKPT_BLAS_HAVE_DNNL
   if (sgemmOnDnnl()) {
     // Row-major, as cblas_sgemm with CblasRowMajor.
@@ -127,15 +123,16 @@ void call(float *a, float *b, float *c, bool transA, bool transB, int64_t m,
     return;
   }
 #endif
-  configureOpenBlasThreads();
+  configureOpenBlasThreads(threads);
   cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
               transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb,
               1.0f, c, ldc);
 }
 
 void call(double *a, double *b, double *c, bool transA, bool transB, int64_t m,
-          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc) {
-  configureOpenBlasThreads();
+          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
+          int threads) {
+  configureOpenBlasThreads(threads);
   cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
               transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb,
               1.0, c, ldc);
@@ -144,7 +141,7 @@ void call(double *a, double *b, double *c, bool transA, bool transB, int64_t m,
 /// C[batch][m][n] += op(A) op(B) with the shapes taken from the descriptors.
 template <typename T, typename Descriptor>
 void gemm(int rank, Descriptor *a, Descriptor *b, Descriptor *c, int32_t transA,
-          int32_t transB) {
+          int32_t transB, int32_t threads) {
   int d = rank - 2; // Index of the first matrix dimension.
   int64_t batch = rank == 3 ? c->sizes[0] : 1;
   int64_t m = c->sizes[d], n = c->sizes[d + 1];
@@ -155,10 +152,12 @@ void gemm(int rank, Descriptor *a, Descriptor *b, Descriptor *c, int32_t transA,
   if (aM != m || bN != n || bK != k ||
       (rank == 3 && (a->sizes[0] != batch || b->sizes[0] != batch)))
     fail("GEMM operand shapes do not agree");
+  if (threads < 1)
+    fail("a GEMM was asked for fewer than one thread");
   if (m == 0 || n == 0 || k == 0)
     return;
 #ifdef CKPT_BLAS_HAVE_DNNL
-  DnnlThreads threads;
+  DnnlThreads dnnlThreads(threads);
 #endif
   for (int64_t i = 0; i < batch; ++i) {
     Operand<T> aOp =
@@ -168,7 +167,7 @@ void gemm(int rank, Descriptor *a, Descriptor *b, Descriptor *c, int32_t transA,
     Operand<T> cOp =
         describe<T>(c->aligned, c->offset, c->sizes, c->strides, rank, i);
     call(aOp.data, bOp.data, cOp.data, transA != 0, transB != 0, m, n, k,
-         aOp.leadingDim, bOp.leadingDim, cOp.leadingDim);
+         aOp.leadingDim, bOp.leadingDim, cOp.leadingDim, threads);
   }
 }
 
@@ -178,26 +177,26 @@ extern "C" {
 
 void _mlir_ciface_ckpt_cpu_gemm_f32(CkptMemRef2D *a, CkptMemRef2D *b,
                                     CkptMemRef2D *c, int32_t transA,
-                                    int32_t transB) {
-  gemm<float>(2, a, b, c, transA, transB);
+                                    int32_t transB, int32_t threads) {
+  gemm<float>(2, a, b, c, transA, transB, threads);
 }
 
 void _mlir_ciface_ckpt_cpu_gemm_f64(CkptMemRef2D *a, CkptMemRef2D *b,
                                     CkptMemRef2D *c, int32_t transA,
-                                    int32_t transB) {
-  gemm<double>(2, a, b, c, transA, transB);
+                                    int32_t transB, int32_t threads) {
+  gemm<double>(2, a, b, c, transA, transB, threads);
 }
 
 void _mlir_ciface_ckpt_cpu_batch_gemm_f32(CkptMemRef3D *a, CkptMemRef3D *b,
                                           CkptMemRef3D *c, int32_t transA,
-                                          int32_t transB) {
-  gemm<float>(3, a, b, c, transA, transB);
+                                          int32_t transB, int32_t threads) {
+  gemm<float>(3, a, b, c, transA, transB, threads);
 }
 
 void _mlir_ciface_ckpt_cpu_batch_gemm_f64(CkptMemRef3D *a, CkptMemRef3D *b,
                                           CkptMemRef3D *c, int32_t transA,
-                                          int32_t transB) {
-  gemm<double>(3, a, b, c, transA, transB);
+                                          int32_t transB, int32_t threads) {
+  gemm<double>(3, a, b, c, transA, transB, threads);
 }
 
 } // extern "C"

@@ -32,12 +32,19 @@ struct VerifyLLVMLoweringPass
     return allowGpuBinary && isa<gpu::BinaryOp, gpu::LaunchFuncOp>(op);
   }
 
+  /// True for the OpenMP ops the translation to LLVM IR lowers.
+  bool isAllowedOpenMPOp(Operation *op) const {
+    return allowOpenMP && op->getDialect() &&
+           op->getDialect()->getNamespace() == "omp";
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::StringSet<> reported;
     module.walk([&](Operation *op) {
       if (op == module.getOperation() ||
-          isa<LLVM::LLVMDialect>(op->getDialect()) || isAllowedGpuOp(op))
+          isa<LLVM::LLVMDialect>(op->getDialect()) || isAllowedGpuOp(op) ||
+          isAllowedOpenMPOp(op))
         return;
       if (reported.insert(op->getName().getStringRef()).second)
         op->emitError() << "'" << op->getName()

@@ -67,11 +67,12 @@ def _report_error(path):
 
 
 def build_library(module, entry, work, backend="cpu", budget=None, solver="auto", policy=None,
-                  build=None, gemm="codegen"):
+                  build=None, gemm="codegen", threads=1):
     """Builds `entry` of `module` (MLIR text) with ckpt-compile --emit=lib
-    into the folder `work`, rematerialized to `budget` when given; returns
-    the library's path and ckpt-remat's report (a dict, or None without a
-    budget). Raises BuildError with ckpt-compile's diagnostics."""
+    into the folder `work`, rematerialized to `budget` when given, its CPU
+    step on `threads` threads; returns the library's path and ckpt-remat's
+    report (a dict, or None without a budget). Raises BuildError with
+    ckpt-compile's diagnostics."""
     source = os.path.join(work, f"{entry}.mlir")
     with open(source, "w") as f:
         f.write(module)
@@ -80,6 +81,8 @@ def build_library(module, entry, work, backend="cpu", budget=None, solver="auto"
                f"--backend={backend}", "--emit=lib", "-o", library]
     if gemm != "codegen":
         command.append(f"--gemm={gemm}")
+    if threads != 1:
+        command.append(f"--num-threads={threads}")
     report_path = os.path.join(work, f"{entry}-report.json")
     if budget is not None:
         command += [f"--remat-budget={budget}", f"--remat-solver={solver}",
@@ -111,19 +114,22 @@ def input_bytes(step):
 
 
 def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=None,
-        solver="auto", policy=None, build=None, gemm="codegen"):
+        solver="auto", policy=None, build=None, gemm="codegen", threads=1):
     """Compiles `entry` of `module` (MLIR text) for `backend` (`cpu` or
     `cuda`), rematerialized to `budget` when given, runs it `iterations`
     times on `inputs` (numpy arrays or torch tensors; default: ckpt-run's
     inputs for `seed`) and returns a RunResult. `gemm="blas"` runs the CPU
-    build's f32/f64 matmuls through oneDNN/OpenBLAS (ckpt-cpu-pipeline's gemm). Compilation errors raise
+    build's f32/f64 matmuls through oneDNN/OpenBLAS (ckpt-cpu-pipeline's gemm);
+    `threads` is the CPU step's thread count (its GEMMs and, above 1, its
+    parallel loops on an OpenMP team). Compilation errors raise
     BuildError (a RuntimeError) with ckpt-compile's diagnostics and, for a
     budget no schedule meets, its kind and the smallest peak found."""
     if iterations < 1:
         raise ValueError("iterations must be at least 1")
     with tempfile.TemporaryDirectory(prefix="ckpt-run-") as work:
         library, report = build_library(module, entry, work, backend=backend, budget=budget,
-                                        solver=solver, policy=policy, build=build, gemm=gemm)
+                                        solver=solver, policy=policy, build=build, gemm=gemm,
+                                        threads=threads)
         step = CompiledStep(library, entry)
         args = list(inputs) if inputs is not None else generate(step.inputs, seed)
         seconds, step_peak, outputs = [], 0, None

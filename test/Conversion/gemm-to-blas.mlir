@@ -1,10 +1,18 @@
 // RUN: ckpt-opt %s --split-input-file --ckpt-gemm-to-blas | FileCheck %s
+// RUN: ckpt-opt %s --split-input-file --ckpt-gemm-to-blas="num-threads=3" | FileCheck %s --check-prefix=THREADS
+// RUN: not ckpt-opt %s --split-input-file --ckpt-gemm-to-blas="num-threads=0" 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: ckpt-gemm-to-blas: num-threads must be at least 1, got 0
 
 // Tests that a matmul on buffers becomes a call to the BLAS runtime's f32
-// GEMM, the operands cast to dynamic strided memrefs, neither transposed.
+// GEMM, the operands cast to dynamic strided memrefs, neither transposed,
+// on the pass's thread count (1 unless told).
 // CHECK-LABEL: func.func @matmul
 // CHECK:         %[[A:.*]] = memref.cast %{{.*}} : memref<64x32xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
-// CHECK:         call @ckpt_cpu_gemm_f32(%[[A]], %{{.*}}, %{{.*}}, %c0_i32{{.*}}, %c0_i32{{.*}})
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         call @ckpt_cpu_gemm_f32(%[[A]], %{{.*}}, %{{.*}}, %c0_i32{{.*}}, %c0_i32{{.*}}, %[[ONE]])
+// THREADS-LABEL: func.func @matmul
+// THREADS:         %[[THREE:.*]] = arith.constant 3 : i32
+// THREADS:         call @ckpt_cpu_gemm_f32({{.*}}, %[[THREE]])
 // CHECK-NOT:     linalg.matmul
 func.func @matmul(%a: memref<64x32xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf32>) {
   linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)

@@ -205,9 +205,18 @@ void ckpt::aot::writeGlue(llvm::raw_ostream &os, const EntrySignature &entry,
     os << llvm::formatv(", {0} *a{1}", descriptorType(type.getRank()), index);
   os << ");\n\n";
 
+  if (entry.threads > 1)
+    os << "/* libomp: how long a team's threads wait for the next loop. */\n"
+          "void kmp_set_blocktime(int msec);\n\n";
   std::string core = cuda ? prefix + "_device" : prefix;
   os << "int " << core
      << "(const void *const *inputs, void *const *outputs) {\n";
+  // The step's loop teams and oneDNN's (libgomp) share the cores: a team's
+  // threads that spin for libomp's default 200 ms after each loop slow
+  // down the GEMMs that follow it; 1 ms still bridges the gaps between the
+  // step's loops.
+  if (entry.threads > 1)
+    os << "  kmp_set_blocktime(1);\n";
   for (auto [index, type] : llvm::enumerate(entry.arguments)) {
     os << llvm::formatv("  {0} a{1} = {{(void *)inputs[{1}], (void *)inputs[{1}], 0",
                         descriptorType(type.getRank()), index);
@@ -281,7 +290,8 @@ void ckpt::aot::writeGlue(llvm::raw_ostream &os, const EntrySignature &entry,
   };
   os << "const char *" << prefix << "_signature(void) {\n  return \"{\\\"entry\\\": \\\""
      << entry.name << "\\\", \\\"backend\\\": \\\""
-     << getBackendName(entry.backend) << "\\\", \\\"inputs\\\": " << describe(entry.arguments)
+     << getBackendName(entry.backend) << "\\\", \\\"threads\\\": "
+     << entry.threads << ", \\\"inputs\\\": " << describe(entry.arguments)
      << ", \\\"outputs\\\": " << describe(entry.results) << "}\";\n}\n";
 }
 

@@ -1,4 +1,5 @@
-//===- CGlue.h - C sources around an ahead-of-time compiled entry -*- C++ -*-===//
+//===- CGlue.h - C sources around an ahead-of-time compiled entry -*- C++
+//-*-===//
 //
 // ckpt-compile compiles the entry function to an object exposing MLIR's C
 // interface (`_mlir_ciface_<entry>`, memref descriptors by pointer). These
@@ -35,6 +36,8 @@ struct EntrySignature {
   std::string name;
   llvm::SmallVector<mlir::RankedTensorType> arguments, results;
   Backend backend = Backend::Cpu;
+  /// The CPU build's thread count (its OpenMP team above 1).
+  unsigned threads = 1;
 };
 
 /// Returns the C element type for `type` (`float`, `double`, `int8_t`,

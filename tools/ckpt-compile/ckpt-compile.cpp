@@ -75,6 +75,12 @@ static cl::opt<std::string>
                   "(loops) or 'blas' (oneDNN and OpenBLAS, linked into the "
                   "build)"),
          cl::init("codegen"), cl::cat(compileCategory));
+static cl::opt<unsigned>
+    threads("num-threads",
+            cl::desc("--backend=cpu: threads the step runs on, its GEMMs "
+                     "(--gemm=blas) and its parallel loops (above 1: OpenMP, "
+                     "libomp linked into the build)"),
+            cl::init(1), cl::cat(compileCategory));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("What to produce: exe (a driver that runs the entry like "
@@ -219,6 +225,13 @@ int runTool(int argc, char **argv) {
     fail("--gemm=blas: this ckpt-compile was built without OpenBLAS (no "
          "libckpt_blas_runtime)");
 #endif
+  if (cuda && threads != 1)
+    fail("--num-threads is for --backend=cpu");
+#ifndef CKPT_OPENMP_LIBRARY
+  if (threads > 1)
+    fail("--num-threads=" + std::to_string(threads) +
+         ": this ckpt-compile was built without LLVM's libomp");
+#endif
   if (emit != "exe" && emit != "lib" && emit != "obj")
     fail("--emit=" + emit + " is not one of exe, lib, obj");
 
@@ -253,6 +266,7 @@ int runTool(int argc, char **argv) {
          "library (--emit=lib) or an object (--emit=obj), or rename it");
   ::ckpt::aot::EntrySignature signature;
   signature.name = entryName;
+  signature.threads = threads;
   signature.backend =
       cuda ? ::ckpt::aot::Backend::Cuda : ::ckpt::aot::Backend::Cpu;
   // The C glue has a C type for these element types only.
@@ -294,6 +308,10 @@ int runTool(int argc, char **argv) {
     options.remat.set(remat);
     options.gemm = gemm;
     options.profileIR = profileIR;
+    options.threads = threads;
+    std::string message;
+    if (failed(mlir::ckpt::verifyCpuPipelineOptions(options, message)))
+      fail(message);
     mlir::ckpt::buildCpuPipeline(pm, options);
   }
   if (failed(pm.run(*module)))
@@ -391,6 +409,15 @@ int runTool(int argc, char **argv) {
       if (llvm::StringRef(CKPT_DNNL_LIBRARY).size())
         link.push_back(CKPT_DNNL_LIBRARY);
     }
+#endif
+#ifdef CKPT_OPENMP_LIBRARY
+    // LLVM's OpenMP runtime, found where it is installed at run time too.
+    if (threads > 1)
+      link.insert(
+          link.end(),
+          {CKPT_OPENMP_LIBRARY,
+           "-Wl,-rpath," +
+               llvm::sys::path::parent_path(CKPT_OPENMP_LIBRARY).str()});
 #endif
   }
   link.insert(link.end(), {"-lstdc++", "-lm", "-o", outputFilename});

@@ -63,6 +63,12 @@ static cl::opt<std::string>
             cl::desc("Execution backend: cpu, or cuda (ckpt-gpu-pipeline, "
                      "libckpt_cuda_runtime; needs a CUDA driver and GPU)"),
             cl::init("cpu"), cl::cat(runCategory));
+static cl::opt<unsigned>
+    threads("num-threads",
+            cl::desc("CPU backend: threads the step runs on, its GEMMs "
+                     "(--gemm=blas) and its parallel loops (above 1: OpenMP, "
+                     "libomp loaded into the JIT)"),
+            cl::init(1), cl::cat(runCategory));
 static cl::opt<bool> gpuMapping(
     "gpu-mapping",
     cl::desc("CPU backend: map linalg ops to GPU blocks and threads as the "
@@ -209,6 +215,14 @@ RuntimeHooks getHostHooks() {
          "libckpt_blas_runtime)");
 #endif
   }
+  if (threads > 1) {
+#ifdef CKPT_OPENMP_LIBRARY
+    hooks.libraries.push_back(CKPT_OPENMP_LIBRARY);
+#else
+    fail("--num-threads=" + std::to_string(threads) +
+         ": this ckpt-run was built without LLVM's libomp");
+#endif
+  }
   return hooks;
 }
 
@@ -299,6 +313,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
     pipelineOptions.remat.set(remat);
     pipelineOptions.gemm = gemm;
     pipelineOptions.gpuMapping = gpuMapping;
+    pipelineOptions.threads = threads;
     ckpt::buildCpuPipeline(pm, pipelineOptions);
   }
   if (failed(pm.run(module))) {
@@ -329,6 +344,14 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
       ExecutionEngine::create(module, engineOptions);
   if (!engine)
     fail("cannot JIT the module: " + llvm::toString(engine.takeError()));
+  // As ckpt-compile's glue does: the loop teams' threads wait 1 ms, not
+  // libomp's 200, for the next loop, so that they leave the cores to the
+  // GEMMs' (libgomp) threads.
+  if (threads > 1)
+    if (void *setBlocktime =
+            llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+                "kmp_set_blocktime"))
+      reinterpret_cast<void (*)(int)>(setBlocktime)(1);
 
   // Inputs: allocated through the runtime (so they count like a caller's
   // buffers), filled deterministically from --seed.
@@ -508,6 +531,16 @@ int runTool(int argc, char **argv) {
   if (gpuMapping && backend != "cpu")
     fail("--gpu-mapping runs the GPU mapping on the CPU: it needs "
          "--backend=cpu");
+  if (threads != 1 && backend != "cpu")
+    fail("--num-threads is for --backend=cpu");
+  if (threads != 1) {
+    ckpt::CpuPipelineOptions options;
+    options.threads = threads;
+    options.gpuMapping = gpuMapping;
+    std::string message;
+    if (failed(ckpt::verifyCpuPipelineOptions(options, message)))
+      fail(message);
+  }
   if (iterations == 0)
     fail("--iterations must be at least 1");
 

@@ -66,11 +66,12 @@ def GemmToBlasPass : Pass<"ckpt-gemm-to-blas", "mlir::ModuleOp"> {
     `libckpt_blas_runtime` (`ckpt_cpu_gemm_f32`, `_f64`,
     `ckpt_cpu_batch_gemm_*`), which runs oneDNN's `dnnl_sgemm` (f32) and
     CBLAS (OpenBLAS, f64, and f32 without oneDNN):
-    `C += op(A) op(B)`, C written in place. Nothing is allocated, so the
-    memory forecast and the measured peak are those of the loops it
-    replaces. Anything else (bf16, a fused prologue, several K dimensions)
-    is left to the loops. `ckpt-cpu-pipeline{gemm=blas}` runs it after
-    deallocation.
+    `C += op(A) op(B)`, C written in place, on `num-threads` threads (the last
+    argument of every call). Nothing is allocated, so the memory forecast
+    and the measured peak are those of the loops it replaces. Anything else
+    (bf16, a fused prologue, several K dimensions) is left to the loops.
+    `ckpt-cpu-pipeline{gemm=blas}` runs it after deallocation, with its
+    `num-threads`.
 
     Example:
 
@@ -80,9 +81,13 @@ def GemmToBlasPass : Pass<"ckpt-gemm-to-blas", "mlir::ModuleOp"> {
     // becomes
     %0 = memref.cast %a : memref<64x32xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
     ...
-    call @ckpt_cpu_gemm_f32(%0, %1, %2, %c0_i32, %c0_i32) : (...) -> ()
+    call @ckpt_cpu_gemm_f32(%0, %1, %2, %c0_i32, %c0_i32, %c1_i32) : (...) -> ()
     ```
   }];
+  let options = [
+    Option<"threads", "num-threads", "int64_t", /*default=*/"1",
+           "Threads each GEMM runs on">,
+  ];
   let dependentDialects = ["mlir::func::FuncDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::arith::ArithDialect"];

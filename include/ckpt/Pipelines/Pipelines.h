@@ -105,6 +105,15 @@ struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {
           "calls in libckpt_blas_runtime; 2-D convolutions become im2col "
           "and a matmul first, ckpt-convolution-to-gemm)"),
       llvm::cl::init("codegen")};
+  ::mlir::detail::PassOptions::Option<int64_t> threads{
+      *this, "num-threads",
+      llvm::cl::desc(
+          "Threads the step runs on: its GEMMs (gemm=blas) and, "
+          "above 1, its parallel loops with enough work (OpenMP: "
+          "ckpt-coarsen-parallel-loops, convert-scf-to-openmp; the "
+          "build links libomp). Each loop iteration computes what it "
+          "does on one thread, so only the GEMMs' bits may change"),
+      llvm::cl::init(1)};
   ::mlir::detail::PassOptions::Option<std::string> profileIR{
       *this, "profile-ir",
       llvm::cl::desc("Write the IR as it is before the loop lowering (on "

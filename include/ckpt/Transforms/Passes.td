@@ -49,7 +49,9 @@ def VerifyLLVMLoweringPass : Pass<"ckpt-verify-llvm-lowering", "mlir::ModuleOp">
     translation to LLVM IR are accepted too: `gpu.binary` (the embedded
     cubin) and `gpu.launch_func` (translated into `mgpu*` runtime calls);
     every other op of the GPU dialect (an unoutlined `gpu.launch`, a leftover
-    `gpu.module`) is still an error.
+    `gpu.module`) is still an error. With `allow-openmp`, the ops of the
+    OpenMP dialect (`omp.parallel`, `omp.wsloop`, ...: the translation to
+    LLVM IR lowers them to libomp calls) are accepted.
 
     Example error:
 
@@ -61,6 +63,8 @@ def VerifyLLVMLoweringPass : Pass<"ckpt-verify-llvm-lowering", "mlir::ModuleOp">
     Option<"allowGpuBinary", "allow-gpu-binary", "bool", /*default=*/"false",
            "Also accept gpu.binary and gpu.launch_func (host side of the GPU "
            "pipeline)">,
+    Option<"allowOpenMP", "allow-openmp", "bool", /*default=*/"false",
+           "Also accept OpenMP-dialect ops (ckpt-cpu-pipeline with num-threads above 1)">,
   ];
 }
 
@@ -253,5 +257,59 @@ def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
   ];
 }
 
+def CoarsenParallelLoopsPass : Pass<"ckpt-coarsen-parallel-loops"> {
+  let summary = "Keep parallel only the loops worth a team of threads";
+  let description = [{
+    Runs on the `scf.parallel` loops `convert-linalg-to-parallel-loops`
+    makes (one per op, over its parallel dimensions), before
+    `convert-scf-to-openmp`, so that a thread team is started only where it
+    pays and the innermost loops stay sequential for LLVM's vectorizer:
+
+    - an outermost loop whose work (the operations its iterations execute,
+      nested loops counted once per iteration) reaches `min-work` stays
+      parallel over the fewest leading dimensions that make at least four
+      blocks per thread; its other dimensions become an `scf.for` nest
+      inside it;
+    - every other loop without results (below `min-work`, nested in a
+      parallel loop, or allocating, freeing or calling: the ckpt runtime's
+      allocation ledger is not shared between threads) becomes an `scf.for`
+      nest; with `num-threads=1`, all of them.
+
+    Each iteration computes what it computed before, in the same order, so a
+    build with threads gives the bits of one without. Loops with reductions
+    (results) are left to `convert-scf-to-openmp`. `ckpt-cpu-pipeline`
+    runs it with its `num-threads` option.
+
+    Example (`num-threads=2`):
+
+    ```mlir
+    scf.parallel (%n, %c, %h, %w) = (%c0, %c0, %c0, %c0)
+        to (%c64, %c64, %c16, %c16) step (%c1, %c1, %c1, %c1) { ... }
+    // becomes: scf.parallel (%n) = (%c0) to (%c64) step (%c1) {
+    //            scf.for %c ... { scf.for %h ... { scf.for %w ... { ... } } }
+    //          }
+    ```
+  }];
+  let options = [
+    Option<"threads", "num-threads", "int64_t", /*default=*/"1",
+           "Threads the parallel loops will run on">,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"65536",
+           "Fewest operations a loop must execute to stay parallel">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
+def InlineAllocaScopesPass : Pass<"ckpt-inline-alloca-scopes"> {
+  let summary = "Inline the memref.alloca_scope ops that scope no allocation";
+  let description = [{
+    `convert-scf-to-openmp` wraps every parallel loop body in a
+    `memref.alloca_scope`, which must stay one block; the bodies hold loops,
+    which `convert-scf-to-control-flow` turns into blocks. A scope that holds
+    no `memref.alloca`, at any depth, scopes nothing: it is inlined into its
+    parent. Scopes with an alloca stay.
+    `ckpt-cpu-pipeline` runs it after `convert-scf-to-openmp`.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
 
 #endif // CKPT_TRANSFORMS_PASSES_TD

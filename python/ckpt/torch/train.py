@@ -36,12 +36,20 @@ class TrainStep:
     module's documentation). `budget`, `solver` and `policy` are
     ckpt-remat's (`"0.5"`, `"2GiB"`, `"min"`; None: no remat); `backend`
     is `cpu` or `cuda`; `gemm` is the CPU build's matmul path (`blas`:
-    oneDNN/OpenBLAS, `codegen`: generated loops)."""
+    oneDNN/OpenBLAS, `codegen`: generated loops); `threads` the CPU
+    build's thread count (default: PyTorch's, `torch.get_num_threads()`)."""
 
     def __init__(self, model, loss_fn, example_inputs, example_targets=(), budget=None,
-                 solver="auto", backend="cpu", policy=None, gemm="blas", build=None):
+                 solver="auto", backend="cpu", policy=None, gemm="blas", build=None,
+                 threads=None):
         if backend not in ("cpu", "cuda"):
             raise ValueError(f"backend must be 'cpu' or 'cuda', not {backend!r}")
+        if threads is None:
+            import torch
+            threads = torch.get_num_threads() if backend == "cpu" else 1
+        if not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads must be a positive integer, not {threads!r}")
+        self.threads = threads if backend == "cpu" else 1
         self.model = model
         self.loss_fn = loss_fn
         self.budget = budget
@@ -91,7 +99,8 @@ class TrainStep:
         library, report = build_library(exported.mlir, exported.entry, work,
                                         backend=self.backend, budget=self.budget,
                                         solver=self.solver, policy=self.policy,
-                                        build=self._build, gemm=self.gemm)
+                                        build=self._build, gemm=self.gemm,
+                                        threads=self.threads)
         entry = {"exported": exported, "report": report,
                  "library": CompiledStep(library, exported.entry)}
         self._compiled[key] = entry
