@@ -63,6 +63,10 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(ckpt::createMapLinalgToGpuPass());
   }
 
+  // Copies that are not one block as loops, not the runtime's generic
+  // element-by-element copy.
+  pm.addPass(ckpt::createStridedCopiesToLinalgPass());
+
   if (!options.profileIR.empty()) {
     LocationSnapshotOptions snapshot;
     snapshot.fileName = options.profileIR;

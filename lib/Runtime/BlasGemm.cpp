@@ -1,16 +1,21 @@
 //===- BlasGemm.cpp - libckpt_blas_runtime: GEMMs over oneDNN and CBLAS ---===//
 //
 // The GEMMs `ckpt-gemm-to-blas` calls (CkptBlasRuntime.h): C += op(A) op(B)
-// on row-major memrefs with unit innermost strides, one GEMM per matrix (per
-// batch entry for the batched forms). f32 GEMMs run on oneDNN's dnnl_sgemm
-// where the runtime was built with oneDNN (its kernels dispatch on the CPU's
-// vector ISA, AVX-512 included), unless CKPT_SGEMM=openblas asks for
-// OpenBLAS; f64 GEMMs, which oneDNN does not have, on OpenBLAS.
+// on row-major memrefs with unit innermost strides. f32 GEMMs run on oneDNN's
+// dnnl_sgemm where the runtime was built with oneDNN (its kernels dispatch
+// on the CPU's vector ISA, AVX-512 included), unless CKPT_SGEMM=openblas
+// asks for OpenBLAS; f64 GEMMs, which oneDNN does not have, on OpenBLAS.
 //
-// Each call runs on the build's thread count (its last argument). The
-// libraries' threads partition each GEMM statically, so a given count gives
-// the same bits every run; another count sums in another order
-// (benchmarks/cpu/blas_threads_check.py compares them against float64).
+// Threads: each call runs on the build's thread count (its last argument),
+// on the same OpenMP (libomp) team as the build's parallel loops. The
+// runtime splits the work itself: batch entries, else blocks of rows or
+// columns of C, each computed by one single-threaded library call. The
+// libraries' own thread pools stay unused: oneDNN's would be a second
+// OpenMP runtime (Debian's oneDNN threads with libgomp, the one PyTorch
+// also loads) and OpenBLAS's a third pool, and teams that spin-wait for
+// work take the cores from each other. A given thread count splits every
+// GEMM the same way, so it gives the same bits every run
+// (benchmarks/cpu/blas_threads_check.py compares counts against float64).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,31 +26,39 @@
 #include <oneapi/dnnl/dnnl.h>
 #endif
 
+#include <dlfcn.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 // OpenBLAS's thread control; absent (null) under another CBLAS.
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
-// The OpenMP runtime oneDNN threads with (libgomp in Debian's build); absent
-// (null) under a sequential oneDNN.
-extern "C" int omp_get_max_threads() __attribute__((weak));
-extern "C" void omp_set_num_threads(int) __attribute__((weak));
 
 namespace {
 
-/// Sets OpenBLAS's thread count to `threads` where it is another. OpenBLAS
-/// has one count for the process; builds of different counts in one
-/// process take turns setting it.
-void configureOpenBlasThreads(int threads) {
-  static std::mutex mutex;
-  static int current = 0;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (openblas_set_num_threads && current != threads) {
-    openblas_set_num_threads(threads);
-    current = threads;
-  }
+[[noreturn]] void fail(const char *message) {
+  std::fprintf(stderr, "ckpt-blas-runtime: error: %s\n", message);
+  std::abort();
+}
+
+/// Work (m * n * k) below which a GEMM is not split: the team would cost
+/// more than it saves.
+constexpr int64_t kMinSplitWork = int64_t(1) << 18;
+
+/// Rows or columns of C per block are a multiple of this (the libraries'
+/// kernels work on such panels).
+constexpr int64_t kBlockMultiple = 16;
+
+/// Makes OpenBLAS single-threaded once: the runtime runs it on its own team.
+void makeOpenBlasSequential() {
+  static const bool done = [] {
+    if (openblas_set_num_threads)
+      openblas_set_num_threads(1);
+    return true;
+  }();
+  (void)done;
 }
 
 #ifdef CKPT_BLAS_HAVE_DNNL
@@ -58,33 +71,79 @@ bool sgemmOnDnnl() {
   return dnnl;
 }
 
-/// Runs oneDNN calls on `threads` OpenMP threads, restoring the calling
-/// thread's own OpenMP setting afterwards (it is the caller's, not ckpt's).
-class DnnlThreads {
+/// The thread-count functions of the OpenMP runtime oneDNN was linked
+/// against (libgomp.so.1 in Debian's build: whichever copy the process
+/// loaded under that name, PyTorch's included); null under a sequential or
+/// threadpool oneDNN.
+struct DnnlOpenMP {
+  int (*getMaxThreads)() = nullptr;
+  void (*setNumThreads)(int) = nullptr;
+};
+const DnnlOpenMP &dnnlOpenMP() {
+  static const DnnlOpenMP functions = [] {
+    DnnlOpenMP found;
+    void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!gomp)
+      return found;
+    found.getMaxThreads =
+        reinterpret_cast<int (*)()>(dlsym(gomp, "omp_get_max_threads"));
+    found.setNumThreads =
+        reinterpret_cast<void (*)(int)>(dlsym(gomp, "omp_set_num_threads"));
+    if (!found.getMaxThreads || !found.setNumThreads)
+      return DnnlOpenMP();
+    return found;
+  }();
+  return functions;
+}
+
+/// Keeps oneDNN to the calling thread while it lives: the thread's count in
+/// oneDNN's OpenMP runtime is 1, then what it was (OpenMP keeps the count
+/// per thread, and the caller's is the caller's).
+class DnnlOnThisThread {
 public:
-  explicit DnnlThreads(int threads) : threads(threads) {
-    if (!omp_get_max_threads || !omp_set_num_threads)
+  DnnlOnThisThread() {
+    const DnnlOpenMP &openMP = dnnlOpenMP();
+    if (!openMP.setNumThreads)
       return;
-    saved = omp_get_max_threads();
-    if (saved != threads)
-      omp_set_num_threads(threads);
+    saved = openMP.getMaxThreads();
+    if (saved != 1)
+      openMP.setNumThreads(1);
   }
-  ~DnnlThreads() {
-    if (saved > 0 && saved != threads)
-      omp_set_num_threads(saved);
+  ~DnnlOnThisThread() {
+    if (saved > 1)
+      dnnlOpenMP().setNumThreads(saved);
   }
-  DnnlThreads(const DnnlThreads &) = delete;
-  DnnlThreads &operator=(const DnnlThreads &) = delete;
+  DnnlOnThisThread(const DnnlOnThisThread &) = delete;
+  DnnlOnThisThread &operator=(const DnnlOnThisThread &) = delete;
 
 private:
-  int threads;
   int saved = 0;
 };
 #endif
 
-[[noreturn]] void fail(const char *message) {
-  std::fprintf(stderr, "ckpt-blas-runtime: error: %s\n", message);
-  std::abort();
+// linalg semantics: the product accumulates into C (beta = 1).
+void call(float *a, float *b, float *c, bool transA, bool transB, int64_t m,
+          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc) {
+#ifdef CKPT_BLAS_HAVE_DNNL
+  if (sgemmOnDnnl()) {
+    DnnlOnThisThread sequential;
+    // Row-major, as cblas_sgemm with CblasRowMajor.
+    if (dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a,
+                   lda, b, ldb, 1.0f, c, ldc) != dnnl_success)
+      fail("dnnl_sgemm failed");
+    return;
+  }
+#endif
+  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb,
+              1.0f, c, ldc);
+}
+
+void call(double *a, double *b, double *c, bool transA, bool transB, int64_t m,
+          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb,
+              1.0, c, ldc);
 }
 
 /// One operand as CBLAS reads it: its first element and its leading
@@ -110,35 +169,47 @@ Operand<T> describe(void *aligned, int64_t offset, const int64_t *sizes,
   return {data, leadingDim};
 }
 
-// linalg semantics: the product accumulates into C (beta = 1).
-void call(float *a, float *b, float *c, bool transA, bool transB, int64_t m,
-          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
-          int threads) {
-#ifdef CKPT_BLAS_HAVE_DNNL
-  if (sgemmOnDnnl()) {
-    // Row-major, as cblas_sgemm with CblasRowMajor.
-    if (dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a,
-                   lda, b, ldb, 1.0f, c, ldc) != dnnl_success)
-      fail("dnnl_sgemm failed");
-    return;
+/// One matrix product C += op(A) op(B), with its shape.
+template <typename T> struct Product {
+  Operand<T> a, b, c;
+  bool transA, transB;
+  int64_t m, n, k;
+
+  /// Rows [begin, end) of C: the matching rows of op(A).
+  Product rows(int64_t begin, int64_t end) const {
+    Product part = *this;
+    part.c.data += begin * c.leadingDim;
+    part.a.data += transA ? begin : begin * a.leadingDim;
+    part.m = end - begin;
+    return part;
   }
-#endif
-  configureOpenBlasThreads(threads);
-  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb,
-              1.0f, c, ldc);
+
+  /// Columns [begin, end) of C: the matching columns of op(B).
+  Product columns(int64_t begin, int64_t end) const {
+    Product part = *this;
+    part.c.data += begin;
+    part.b.data += transB ? begin * b.leadingDim : begin;
+    part.n = end - begin;
+    return part;
+  }
+
+  void run() const {
+    if (m > 0 && n > 0)
+      call(a.data, b.data, c.data, transA, transB, m, n, k, a.leadingDim,
+           b.leadingDim, c.leadingDim);
+  }
+};
+
+/// Block `index` of `count` of [0, size), in multiples of kBlockMultiple.
+std::pair<int64_t, int64_t> block(int64_t size, int64_t count, int64_t index) {
+  int64_t panels = (size + kBlockMultiple - 1) / kBlockMultiple;
+  int64_t begin = panels * index / count * kBlockMultiple;
+  int64_t end = panels * (index + 1) / count * kBlockMultiple;
+  return {std::min(begin, size), std::min(end, size)};
 }
 
-void call(double *a, double *b, double *c, bool transA, bool transB, int64_t m,
-          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
-          int threads) {
-  configureOpenBlasThreads(threads);
-  cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb,
-              1.0, c, ldc);
-}
-
-/// C[batch][m][n] += op(A) op(B) with the shapes taken from the descriptors.
+/// C[batch][m][n] += op(A) op(B) with the shapes taken from the descriptors,
+/// on `threads` threads.
 template <typename T, typename Descriptor>
 void gemm(int rank, Descriptor *a, Descriptor *b, Descriptor *c, int32_t transA,
           int32_t transB, int32_t threads) {
@@ -156,18 +227,47 @@ void gemm(int rank, Descriptor *a, Descriptor *b, Descriptor *c, int32_t transA,
     fail("a GEMM was asked for fewer than one thread");
   if (m == 0 || n == 0 || k == 0)
     return;
-#ifdef CKPT_BLAS_HAVE_DNNL
-  DnnlThreads dnnlThreads(threads);
-#endif
-  for (int64_t i = 0; i < batch; ++i) {
-    Operand<T> aOp =
-        describe<T>(a->aligned, a->offset, a->sizes, a->strides, rank, i);
-    Operand<T> bOp =
-        describe<T>(b->aligned, b->offset, b->sizes, b->strides, rank, i);
-    Operand<T> cOp =
-        describe<T>(c->aligned, c->offset, c->sizes, c->strides, rank, i);
-    call(aOp.data, bOp.data, cOp.data, transA != 0, transB != 0, m, n, k,
-         aOp.leadingDim, bOp.leadingDim, cOp.leadingDim, threads);
+  makeOpenBlasSequential();
+  auto product = [&](int64_t entry) {
+    return Product<T>{
+        describe<T>(a->aligned, a->offset, a->sizes, a->strides, rank, entry),
+        describe<T>(b->aligned, b->offset, b->sizes, b->strides, rank, entry),
+        describe<T>(c->aligned, c->offset, c->sizes, c->strides, rank, entry),
+        transA != 0,
+        transB != 0,
+        m,
+        n,
+        k};
+  };
+  // The split: batch entries where there are enough, else blocks of the
+  // longer of C's two sides, per entry.
+  int64_t work = m * n * k;
+  int64_t side = std::max(m, n);
+  int64_t blocks =
+      std::min<int64_t>(threads, (side + kBlockMultiple - 1) / kBlockMultiple);
+  bool splitBatch = batch >= threads;
+  if (threads == 1 || work * batch < kMinSplitWork ||
+      (!splitBatch && blocks < 2)) {
+    for (int64_t entry = 0; entry < batch; ++entry)
+      product(entry).run();
+    return;
+  }
+  if (splitBatch) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t entry = 0; entry < batch; ++entry)
+      product(entry).run();
+    return;
+  }
+  for (int64_t entry = 0; entry < batch; ++entry) {
+    Product<T> whole = product(entry);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t index = 0; index < blocks; ++index) {
+      auto [begin, end] = block(side, blocks, index);
+      if (m >= n)
+        whole.rows(begin, end).run();
+      else
+        whole.columns(begin, end).run();
+    }
   }
 }
 

@@ -56,6 +56,11 @@ def test_run_on_given_inputs_and_errors():
     doubled = ckpt.run(module, "step", inputs=[inputs[0], inputs[1]], iterations=1)
     again = ckpt.run(module, "step", inputs=inputs, iterations=1)
     assert numpy.array_equal(doubled.outputs[0], again.outputs[0])
+    # Two threads: the loops compute each element as one thread does.
+    threaded = ckpt.run(module, "step", inputs=inputs, iterations=1, threads=2)
+    assert all(numpy.array_equal(a, b) for a, b in zip(threaded.outputs, again.outputs))
+    with pytest.raises(RuntimeError, match="num-threads must be between 1 and 4096, got 0"):
+        ckpt.run(module, "step", threads=0)
     with pytest.raises(RuntimeError, match="no function '@nothere'"):
         ckpt.run(module, "nothere")
     with pytest.raises(RuntimeError, match="below the smallest peak found"):

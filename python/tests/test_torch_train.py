@@ -129,6 +129,12 @@ def test_five_steps_equal_eager_and_remat_is_bit_identical():
     assert remat_step.peak_bytes <= report["budget_bytes"] <= 0.7 * plain_step.peak_bytes + 64
 
 
+def test_thread_count_is_checked():
+    model, batches = net_and_data()
+    with pytest.raises(ValueError, match="threads must be a positive integer"):
+        TrainStep(model, lm_loss, batches[0][0:1], batches[0][1:2], threads=0, build=BUILD)
+
+
 def test_tied_frozen_and_unused_parameters():
     model, batches = net_and_data(seed=3)
     step = TrainStep(model, lm_loss, batches[0][0:1], batches[0][1:2], build=BUILD)

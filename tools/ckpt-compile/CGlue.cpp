@@ -211,10 +211,9 @@ void ckpt::aot::writeGlue(llvm::raw_ostream &os, const EntrySignature &entry,
   std::string core = cuda ? prefix + "_device" : prefix;
   os << "int " << core
      << "(const void *const *inputs, void *const *outputs) {\n";
-  // The step's loop teams and oneDNN's (libgomp) share the cores: a team's
-  // threads that spin for libomp's default 200 ms after each loop slow
-  // down the GEMMs that follow it; 1 ms still bridges the gaps between the
-  // step's loops.
+  // The team's threads wait 1 ms for the next loop or GEMM, not libomp's
+  // default 200 ms: enough to bridge the gaps inside a step, short enough to
+  // leave the cores to the caller (e.g. PyTorch's own threads) after it.
   if (entry.threads > 1)
     os << "  kmp_set_blocktime(1);\n";
   for (auto [index, type] : llvm::enumerate(entry.arguments)) {

@@ -411,8 +411,9 @@ int runTool(int argc, char **argv) {
     }
 #endif
 #ifdef CKPT_OPENMP_LIBRARY
-    // LLVM's OpenMP runtime, found where it is installed at run time too.
-    if (threads > 1)
+    // LLVM's OpenMP runtime (the parallel loops' and the GEMMs' team),
+    // found where it is installed at run time too.
+    if (threads > 1 || gemm == "blas")
       link.insert(
           link.end(),
           {CKPT_OPENMP_LIBRARY,

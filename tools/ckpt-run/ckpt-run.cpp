@@ -344,9 +344,8 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
       ExecutionEngine::create(module, engineOptions);
   if (!engine)
     fail("cannot JIT the module: " + llvm::toString(engine.takeError()));
-  // As ckpt-compile's glue does: the loop teams' threads wait 1 ms, not
-  // libomp's 200, for the next loop, so that they leave the cores to the
-  // GEMMs' (libgomp) threads.
+  // As ckpt-compile's glue does: the team's threads wait 1 ms, not libomp's
+  // 200, for the next loop or GEMM.
   if (threads > 1)
     if (void *setBlocktime =
             llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(

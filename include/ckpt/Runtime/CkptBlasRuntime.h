@@ -8,7 +8,8 @@
  *GEMMs (CkptCudaRuntime.h): descriptors by pointer, `transA` = 1 when A is
  * stored [k, m], `transB` = 1 when B is stored [n, k], C is [m, n], unit
  * innermost strides, `threads` the threads the GEMM runs on (the build's
- * `threads`: a given count gives the same bits in every run). Nothing is
+ * `num-threads`; the runtime splits the GEMM over an OpenMP team, the same
+ * way for a given count, which gives the same bits in every run). Nothing is
  *allocated through the ckpt runtime: C is written in place. What the libraries
  *allocate themselves is outside the measured peak: OpenBLAS's work buffers
  *(mapped once, when it starts) and oneDNN's packing buffers (allocated and

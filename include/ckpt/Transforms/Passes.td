@@ -312,4 +312,30 @@ def InlineAllocaScopesPass : Pass<"ckpt-inline-alloca-scopes"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def StridedCopiesToLinalgPass : Pass<"ckpt-strided-copies-to-linalg"> {
+  let summary = "Turn memref.copy ops that are not one contiguous block into "
+                "linalg.copy";
+  let description = [{
+    The LLVM lowering copies a `memref.copy` between contiguous buffers
+    with one `memcpy`, and any other (into the interior of a padded buffer,
+    out of a strided view) with the MLIR runtime's generic `memrefCopy`,
+    element by element with the index arithmetic of an arbitrary rank.
+    Rewritten as `linalg.copy`, such a copy becomes the loop nest of its
+    shape instead: LLVM vectorizes its innermost loop, and with
+    `num-threads` it is a parallel loop like any elementwise op. Nothing is
+    allocated. `ckpt-cpu-pipeline` runs it on buffers, before the loop
+    lowering.
+
+    Example:
+
+    ```mlir
+    memref.copy %x, %interior : memref<64x64x16x16xf32>
+        to memref<64x64x16x16xf32, strided<[20736, 324, 18, 1], offset: 19>>
+    // becomes
+    linalg.copy ins(%x : ...) outs(%interior : ...)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 #endif // CKPT_TRANSFORMS_PASSES_TD
