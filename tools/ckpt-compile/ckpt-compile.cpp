@@ -225,8 +225,8 @@ int runTool(int argc, char **argv) {
     fail("--gemm=blas: this ckpt-compile was built without OpenBLAS (no "
          "libckpt_blas_runtime)");
 #endif
-  if (cuda && threads != 1)
-    fail("--num-threads is for --backend=cpu");
+  if (llvm::Error error = mlir::ckpt::tools::checkThreads(threads, *target))
+    fail(llvm::toString(std::move(error)));
 #ifndef CKPT_OPENMP_LIBRARY
   if (threads > 1)
     fail("--num-threads=" + std::to_string(threads) +

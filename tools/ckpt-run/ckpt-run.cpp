@@ -530,16 +530,11 @@ int runTool(int argc, char **argv) {
   if (gpuMapping && backend != "cpu")
     fail("--gpu-mapping runs the GPU mapping on the CPU: it needs "
          "--backend=cpu");
-  if (threads != 1 && backend != "cpu")
-    fail("--num-threads is for --backend=cpu");
-  if (threads != 1) {
-    ckpt::CpuPipelineOptions options;
-    options.threads = threads;
-    options.gpuMapping = gpuMapping;
-    std::string message;
-    if (failed(ckpt::verifyCpuPipelineOptions(options, message)))
-      fail(message);
-  }
+  if (llvm::Error error = ckpt::tools::checkThreads(threads, *target))
+    fail(llvm::toString(std::move(error)));
+  if (threads > 1 && gpuMapping)
+    fail("--gpu-mapping runs its block and thread loops on one thread: it "
+         "takes no --num-threads above 1");
   if (iterations == 0)
     fail("--iterations must be at least 1");
 

@@ -27,6 +27,17 @@ llvm::Error ckpt::tools::checkGemm(llvm::StringRef gemm, Backend backend) {
       "--gemm=" + gemm + ": expected codegen, or blas with --backend=cpu");
 }
 
+llvm::Error ckpt::tools::checkThreads(unsigned threads, Backend backend) {
+  if (backend == Backend::Cuda && threads != 1)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--num-threads is for --backend=cpu");
+  if (threads < 1 || threads > 4096)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--num-threads=" + llvm::Twine(threads) +
+                                       ": expected 1 to 4096");
+  return llvm::Error::success();
+}
+
 llvm::Expected<ckpt::tools::EntryModule>
 ckpt::tools::loadEntryModule(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                              llvm::StringRef path, llvm::StringRef entryName) {

@@ -26,6 +26,10 @@ llvm::Expected<Backend> parseBackend(llvm::StringRef text);
 /// names the accepted values.
 llvm::Error checkGemm(llvm::StringRef gemm, Backend backend);
 
+/// Checks `--num-threads` for `backend`: 1 to 4096 on the CPU, 1 with CUDA;
+/// the error names the accepted values.
+llvm::Error checkThreads(unsigned threads, Backend backend);
+
 /// A module read from a file and its entry function.
 struct EntryModule {
   OwningOpRef<ModuleOp> module;
