@@ -1,10 +1,14 @@
 //===- AutoSolver.cpp - Solver selection by graph size and structure ------===//
 //
-// chain-dp is exact and fast on training chains; the ILP is exact within its
-// class but only affordable on small graphs; greedy always runs, both as the
-// answer for large graphs and as a safety net when the ILP times out without
-// an incumbent. The cheapest feasible schedule wins; ties go to the lower
-// peak and keep the smaller optimality gap of the two.
+// chain-dp is exact and fast on training chains (persistent schedules); the
+// ILP is exact within its class and affordable up to a few hundred nodes;
+// the exact MILP covers every program-order schedule but only pays on small
+// graphs, where it starts from the best of the others and proves (or bounds)
+// them; greedy always runs, both as the answer for large graphs and as a
+// safety net when the MILPs time out without an incumbent. The cheapest
+// feasible schedule wins, ties go to the lower peak; the result carries the
+// strongest bound found (over every program-order schedule when the exact
+// model ran).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,33 +16,51 @@
 
 using namespace ckpt::planner;
 
+namespace {
+
+/// A lower bound on the cost of every schedule of a class.
+struct CostBound {
+  PlanFormulation formulation;
+  uint64_t costUnits;
+};
+
+/// Keeps the strongest statement: a bound over every program-order schedule
+/// beats a sub-class's; within a class the higher bound wins.
+void noteBound(std::optional<CostBound> &bound, const PlanResult &result) {
+  if (!result.lowerBoundCostUnits ||
+      result.formulation == PlanFormulation::None)
+    return;
+  CostBound candidate{result.formulation, *result.lowerBoundCostUnits};
+  bool isProgramOrder =
+      candidate.formulation == PlanFormulation::ProgramOrder;
+  if (!bound ||
+      (isProgramOrder && bound->formulation != PlanFormulation::ProgramOrder) ||
+      (candidate.formulation == bound->formulation &&
+       candidate.costUnits > bound->costUnits))
+    bound = candidate;
+}
+
+} // namespace
+
 llvm::Expected<PlanResult>
 ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
                          const SolverOptions &options) {
   SolveTimer timer;
   std::optional<PlanResult> best;
+  std::optional<CostBound> bound;
   auto consider = [&](llvm::Expected<PlanResult> candidate) -> llvm::Error {
     if (!candidate)
       return candidate.takeError();
     if (!candidate->isFeasible)
       return llvm::Error::success();
-    bool isTie = best && candidate->costUnits == best->costUnits;
-    // At equal cost the smaller known gap is kept, whichever schedule wins:
-    // the ILP's proof that no schedule of its class is cheaper than its own
-    // holds for greedy's schedule of the same cost too.
-    std::optional<double> tiedGap;
-    if (isTie) {
-      tiedGap = best->optimalityGap;
-      if (candidate->optimalityGap &&
-          (!tiedGap || *candidate->optimalityGap < *tiedGap))
-        tiedGap = candidate->optimalityGap;
-    }
+    // A class's bound holds whichever schedule wins: no schedule of the
+    // class is cheaper than it.
+    noteBound(bound, *candidate);
     bool isBetter = !best || candidate->costUnits < best->costUnits ||
-                    (isTie && candidate->peakBytes < best->peakBytes);
+                    (candidate->costUnits == best->costUnits &&
+                     candidate->peakBytes < best->peakBytes);
     if (isBetter)
       best = std::move(*candidate);
-    if (isTie)
-      best->optimalityGap = tiedGap;
     return llvm::Error::success();
   };
 
@@ -62,18 +84,43 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
   PlanResult greedyResult = *greedy;
   if (llvm::Error error = consider(std::move(greedy)))
     return std::move(error);
-  std::optional<double> gap = best ? best->optimalityGap : std::nullopt;
-  bool alreadyOptimal = gap && *gap == 0;
-  if (!alreadyOptimal && problem.size() <= options.autoILPMaxNodes) {
+  bool runsExact = problem.size() <= options.autoExactMaxNodes;
+  bool provenInSubClass = best && best->optimalityGap == 0.0;
+  if (!provenInSubClass && problem.size() <= options.autoILPMaxNodes) {
     SolverOptions ilpOptions = options;
+    double remaining = options.timeLimitSeconds - timer.elapsedSeconds();
+    // The exact model gets the other half of the time.
     ilpOptions.timeLimitSeconds =
-        std::max(0.5, options.timeLimitSeconds - timer.elapsedSeconds());
+        std::max(0.5, runsExact ? remaining / 2 : remaining);
     if (llvm::Error error = consider(solveILPFromGreedy(
             problem, budgetBytes, ilpOptions, &greedyResult)))
       return std::move(error);
   }
+  if (runsExact) {
+    SolverOptions exactOptions = options;
+    exactOptions.timeLimitSeconds =
+        std::max(0.5, options.timeLimitSeconds - timer.elapsedSeconds());
+    llvm::Expected<PlanResult> exact = solveExact(
+        problem, budgetBytes, exactOptions, best ? &*best : nullptr);
+    // A model too large to build leaves the other solvers' answer.
+    if (!exact)
+      llvm::consumeError(exact.takeError());
+    else if (llvm::Error error = consider(std::move(exact)))
+      return std::move(error);
+  }
   if (!best)
     return infeasiblePlan("auto", timer);
+  best->optimalityGap.reset();
+  best->lowerBoundCostUnits.reset();
+  best->formulation = PlanFormulation::None;
+  if (bound) {
+    uint64_t lower = std::min(bound->costUnits, best->costUnits);
+    best->formulation = bound->formulation;
+    best->lowerBoundCostUnits = lower;
+    best->optimalityGap =
+        static_cast<double>(best->costUnits - lower) /
+        std::max<uint64_t>(1, best->costUnits);
+  }
   best->solverName = "auto(" + best->solverName + ")";
   best->solveTimeSeconds = timer.elapsedSeconds();
   return std::move(*best);

@@ -15,7 +15,11 @@ ckpt::planner::solveBaseline(const RematProblem &problem,
           problem.node(v).name + "'; choose a rematerializing solver");
   llvm::Expected<PlanResult> result = finishPlan(
       problem, baselineSchedule(problem), budgetBytes, "none", timer);
-  if (result)
+  if (result) {
+    // No recomputation: no schedule of any class costs less.
     result->optimalityGap = 0;
+    result->lowerBoundCostUnits = result->costUnits;
+    result->formulation = PlanFormulation::ProgramOrder;
+  }
   return result;
 }

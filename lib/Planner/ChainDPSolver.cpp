@@ -278,7 +278,10 @@ ckpt::planner::solveChainDP(const RematProblem &problem, uint64_t budgetBytes) {
   llvm::Expected<PlanResult> result = finishPlan(
       problem, scheduleFromComputeSequence(problem, program.sequence()),
       budgetBytes, "chain-dp", timer);
-  if (result && program.isExact())
+  if (result && program.isExact()) {
     result->optimalityGap = 0;
+    result->lowerBoundCostUnits = result->costUnits;
+    result->formulation = PlanFormulation::PersistentChain;
+  }
   return result;
 }

@@ -246,7 +246,11 @@ llvm::json::Value ckpt::planner::planToJSON(const RematProblem &problem,
       {"solve_time_s", plan.solveTimeSeconds},
       {"schedule", scheduleToJSON(problem, plan.schedule)},
   };
+  output["optimal"] = plan.isProvenOptimal();
+  output["formulation"] = stringifyPlanFormulation(plan.formulation).str();
   if (plan.optimalityGap)
-    output["optimality_gap"] = *plan.optimalityGap;
+    output["gap"] = *plan.optimalityGap;
+  if (plan.lowerBoundCostUnits)
+    output["lower_bound"] = *plan.lowerBoundCostUnits;
   return output;
 }

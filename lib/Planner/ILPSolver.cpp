@@ -65,14 +65,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MixedIntegerProgram.h"
 #include "PlanSupport.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include "coin/Cbc_C_Interface.h"
 
 #include <cmath>
 #include <limits>
@@ -84,9 +83,6 @@
 using namespace ckpt::planner;
 
 namespace {
-
-/// CBC treats DBL_MAX as infinity in row bounds.
-constexpr double kUnbounded = std::numeric_limits<double>::max();
 
 /// Refuse models beyond this many candidate patterns: CBC would not finish.
 constexpr size_t kMaxPatterns = 500'000;
@@ -102,37 +98,6 @@ constexpr size_t kMaxThirdCopyPatterns = 20'000;
 /// dozens of stages (random DAGs) would take gigabytes of rows.
 constexpr size_t kAllRangesStarts = 24;
 constexpr size_t kShortRangeStarts = 4;
-
-/// Rows and columns accumulated before handing them to CBC in one call.
-struct ModelBuilder {
-  std::vector<double> objective, lower, upper;
-  std::vector<bool> isInteger;
-  std::vector<std::vector<std::pair<int, double>>> columnEntries;
-  std::vector<double> rowLower, rowUpper;
-
-  int addColumn(double cost, double low, double high, bool integer) {
-    objective.push_back(cost);
-    lower.push_back(low);
-    upper.push_back(high);
-    isInteger.push_back(integer);
-    columnEntries.emplace_back();
-    return objective.size() - 1;
-  }
-  int addBinary(double cost) { return addColumn(cost, 0, 1, true); }
-  /// Adds a row; repeated columns are summed and zero terms dropped.
-  void addRow(llvm::ArrayRef<std::pair<int, double>> terms, double low,
-              double high) {
-    std::map<int, double> merged;
-    for (auto [column, coefficient] : terms)
-      merged[column] += coefficient;
-    int row = rowLower.size();
-    rowLower.push_back(low);
-    rowUpper.push_back(high);
-    for (auto [column, coefficient] : merged)
-      if (coefficient != 0)
-        columnEntries[column].emplace_back(row, coefficient);
-  }
-};
 
 /// One computation of a value and the stages it is resident for.
 struct Instance {
@@ -232,7 +197,7 @@ patternsOfSchedule(const RematProblem &problem, const Schedule &schedule) {
 /// (see the file comment: CBC branches on these counts).
 static void addInterchangeableCounts(const RematProblem &problem,
                                      llvm::ArrayRef<ValueModel> values,
-                                     ModelBuilder &model) {
+                                     MixedIntegerProgram &model) {
   std::map<std::pair<uint64_t, uint64_t>, std::vector<NodeIndex>> groups;
   for (NodeIndex v = 0; v < values.size(); ++v)
     if (values[v].isModeled && values[v].patterns.size() > 1)
@@ -425,7 +390,7 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
       for (Pattern &pattern : thirdCopyPatterns[v])
         appendIfNew(values[v].patterns, std::move(pattern));
 
-  ModelBuilder model;
+  MixedIntegerProgram model;
   std::vector<std::pair<int, double>> terms;
   // The values each stage may recompute, ascending: its recomputation steps.
   std::vector<std::vector<NodeIndex>> recomputedIn(n + 1);
@@ -516,33 +481,14 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
                nextStart != later.end() && nextStart->first <= starts[j].first;
                ++nextStart)
             terms.emplace_back(nextStart->second, 1);
-          model.addRow(terms, 0, kUnbounded);
+          model.addRow(terms, 0, kUnboundedRow);
         }
       }
     }
   }
 
-  // Memory unit: the gcd of the variable sizes keeps every row integral, so
-  // the budget is met exactly; with a very wide range of sizes fall back to
-  // a scaled unit and a conservative margin (the validator has the last
-  // word).
-  uint64_t unitBytes = 0, largestBytes = 0;
-  for (NodeIndex v = 0; v < n; ++v)
-    if (problem.bytes(v) > 0) {
-      unitBytes = std::gcd(unitBytes, problem.bytes(v));
-      largestBytes = std::max(largestBytes, problem.bytes(v));
-    }
-  bool exactUnits = true;
-  double unit = std::max<uint64_t>(unitBytes, 1);
-  if (largestBytes / unit > 1e5) {
-    unit = largestBytes / 1e5;
-    exactUnits = false;
-  }
-  auto capacity = [&](int64_t roomBytes) {
-    if (exactUnits)
-      return std::floor(roomBytes / unit) + 0.5;
-    return roomBytes / unit * (1 - 1e-9) - 1e-3;
-  };
+  MemoryUnit unit(problem);
+  auto capacity = [&](int64_t roomBytes) { return unit.capacity(roomBytes); };
   int64_t room = static_cast<int64_t>(budgetBytes) -
                  static_cast<int64_t>(problem.getConstantBytes());
 
@@ -581,7 +527,7 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
         return infeasiblePlan("ilp", timer);
       terms.clear();
       for (NodeIndex v : covering[t]) {
-        double weight = problem.bytes(v) / unit;
+        double weight = unit.weight(problem.bytes(v));
         terms.emplace_back(values[v].resident(v, t), weight);
         if (!stageReads(v, t))
           for (bool fresh : {false, true})
@@ -589,13 +535,13 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
               terms.emplace_back(column, -weight);
       }
       if (!terms.empty())
-        model.addRow(terms, -kUnbounded, capacity(nodeRoom));
+        model.addRow(terms, -kUnboundedRow, capacity(nodeRoom));
     }
     // After each recomputation step k of the stage.
     for (NodeIndex k : recomputedIn[t]) {
       terms.clear();
       for (NodeIndex v : covering[t]) {
-        double weight = problem.bytes(v) / unit;
+        double weight = unit.weight(problem.bytes(v));
         terms.emplace_back(values[v].resident(v, t), weight);
         if (v > k)
           if (int start = values[v].start(t); start >= 0)
@@ -623,57 +569,25 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
                                                       {readerStart, -1}};
           for (int column : endings)
             liveRow.emplace_back(column, -1);
-          model.addRow(liveRow, -1, kUnbounded);
+          model.addRow(liveRow, -1, kUnboundedRow);
         }
         if (live >= 0)
           terms.emplace_back(live, weight);
       }
       if (!terms.empty())
-        model.addRow(terms, -kUnbounded, capacity(room));
+        model.addRow(terms, -kUnboundedRow, capacity(room));
     }
   }
 
   addInterchangeableCounts(problem, values, model);
 
-  int columns = model.objective.size();
-  std::vector<CoinBigIndex> starts{0};
-  std::vector<int> rowIndices;
-  std::vector<double> coefficients;
-  for (auto &entries : model.columnEntries) {
-    for (auto [row, coefficient] : entries) {
-      rowIndices.push_back(row);
-      coefficients.push_back(coefficient);
-    }
-    starts.push_back(rowIndices.size());
-  }
-
   std::vector<std::vector<NodeIndex>> stageRecomputes(n + 1);
-  double objective = 0, bound = 0;
+  double bound = 0;
   bool isOptimal = false;
-  Cbc_Model *cbc = Cbc_newModel();
-  Cbc_loadProblem(cbc, columns, model.rowLower.size(), starts.data(),
-                  rowIndices.data(), coefficients.data(), model.lower.data(),
-                  model.upper.data(), model.objective.data(),
-                  model.rowLower.data(), model.rowUpper.data());
-  for (int column = 0; column < columns; ++column)
-    if (model.isInteger[column])
-      Cbc_setInteger(cbc, column);
-  Cbc_setLogLevel(cbc, 0);
-  Cbc_setParameter(cbc, "preprocess", "off");
-  // CLP's presolve trips assertions in its dual simplex on some of these
-  // models (Debian's build keeps them), and the model gains nothing from it.
-  Cbc_setParameter(cbc, "presolve", "off");
-  // The time limit is wall-clock time, as the caller asked (CBC counts CPU
-  // time by default, which runs slow when other processes share the cores).
-  Cbc_setParameter(cbc, "timeMode", "elapsed");
-  Cbc_setMaximumSeconds(
-      cbc, std::max(0.1, options.timeLimitSeconds - timer.elapsedSeconds()));
-  // Costs are integers, so a gap below one unit proves optimality.
-  Cbc_setAllowableGap(cbc, 0.999);
+  std::vector<int> startColumns;
+  std::vector<double> startValues;
   if (greedyPatterns) {
     // Greedy's patterns and the coverage they imply.
-    std::vector<int> startColumns;
-    std::vector<double> startValues;
     for (NodeIndex v = 0; v < n; ++v) {
       const ValueModel &value = values[v];
       if (!value.isModeled)
@@ -688,21 +602,20 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
         startValues.push_back(greedy.covering(t) != nullptr);
       }
     }
-    Cbc_setMIPStartI(cbc, startColumns.size(), startColumns.data(),
-                     startValues.data());
   }
-  Cbc_solve(cbc);
-  const double *solution = Cbc_bestSolution(cbc);
-  bound = Cbc_getBestPossibleObjValue(cbc);
+  MilpSolution solved =
+      solveWithCbc(model, options.timeLimitSeconds - timer.elapsedSeconds(),
+                   startColumns, startValues);
+  bound = solved.bound;
   Schedule schedule;
-  if (solution) {
+  if (!solved.values.empty()) {
+    const std::vector<double> &solution = solved.values;
     for (NodeIndex v = 0; v < n; ++v)
       for (const Pattern &pattern : values[v].patterns)
         if (solution[pattern.column] > 0.5)
           for (const Instance &instance : llvm::drop_begin(pattern.instances))
             stageRecomputes[instance.start].push_back(v);
-    objective = Cbc_getObjValue(cbc);
-    isOptimal = Cbc_isProvenOptimal(cbc) || objective - bound < 1.0;
+    isOptimal = solved.isOptimal;
     std::vector<NodeIndex> sequence;
     for (unsigned t = 0; t <= n; ++t) {
       sequence.insert(sequence.end(), stageRecomputes[t].begin(),
@@ -716,10 +629,8 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
     // schedule is in the class, so it is the incumbent.
     schedule = std::move(*greedySchedule);
   } else {
-    Cbc_deleteModel(cbc);
     return infeasiblePlan("ilp", timer);
   }
-  Cbc_deleteModel(cbc);
 
   llvm::Expected<PlanResult> result =
       finishPlan(problem, std::move(schedule), budgetBytes, "ilp", timer);
@@ -732,14 +643,18 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
                       "disagree)",
                       result->peakBytes, budgetBytes)
             .str());
+  result->formulation = PlanFormulation::Retention;
   if (isOptimal) {
     result->optimalityGap = 0;
+    result->lowerBoundCostUnits = result->costUnits;
   } else {
-    double recomputeCost = result->costUnits -
-                           static_cast<double>(problem.totalComputeCostUnits());
-    result->optimalityGap =
-        std::max(0.0, recomputeCost - std::max(0.0, bound)) /
-        std::max(1.0, static_cast<double>(result->costUnits));
+    uint64_t baselineCost = problem.totalComputeCostUnits();
+    double recomputeCost = result->costUnits - static_cast<double>(baselineCost);
+    double boundExtra = std::min(recomputeCost, std::max(0.0, bound));
+    result->optimalityGap = (recomputeCost - boundExtra) /
+                            std::max(1.0, static_cast<double>(result->costUnits));
+    result->lowerBoundCostUnits =
+        baselineCost + static_cast<uint64_t>(std::ceil(boundExtra - 1e-6));
   }
   return result;
 }

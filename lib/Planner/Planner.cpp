@@ -20,6 +20,8 @@ std::string SolverSpec::str() const {
     return "greedy";
   case SolverKind::ILP:
     return "ilp";
+  case SolverKind::Exact:
+    return "exact";
   case SolverKind::Auto:
     return "auto";
   }
@@ -38,6 +40,8 @@ ckpt::planner::parseSolverSpec(llvm::StringRef text) {
     spec.kind = SolverKind::Greedy;
   else if (trimmed == "ilp")
     spec.kind = SolverKind::ILP;
+  else if (trimmed == "exact")
+    spec.kind = SolverKind::Exact;
   else if (trimmed == "auto")
     spec.kind = SolverKind::Auto;
   else if (trimmed.consume_front("uniform:") &&
@@ -48,8 +52,23 @@ ckpt::planner::parseSolverSpec(llvm::StringRef text) {
     return llvm::createStringError(
         "unknown solver '" + text.str() +
         "'; expected one of none, uniform:K (K >= 1), chain-dp, greedy, ilp, "
-        "auto");
+        "exact, auto");
   return spec;
+}
+
+llvm::StringRef
+ckpt::planner::stringifyPlanFormulation(PlanFormulation formulation) {
+  switch (formulation) {
+  case PlanFormulation::None:
+    return "none";
+  case PlanFormulation::ProgramOrder:
+    return "program-order";
+  case PlanFormulation::Retention:
+    return "retention";
+  case PlanFormulation::PersistentChain:
+    return "persistent-chain";
+  }
+  llvm_unreachable("unknown plan formulation");
 }
 
 static llvm::Expected<PlanResult> runSolver(const RematProblem &problem,
@@ -67,6 +86,8 @@ static llvm::Expected<PlanResult> runSolver(const RematProblem &problem,
     return solveGreedy(problem, budgetBytes, options);
   case SolverKind::ILP:
     return solveILP(problem, budgetBytes, options);
+  case SolverKind::Exact:
+    return solveExact(problem, budgetBytes, options);
   case SolverKind::Auto:
     return solveAuto(problem, budgetBytes, options);
   }

@@ -83,6 +83,7 @@ LogicalResult mlir::ckpt::planFunction(ModuleOp module, func::FuncOp &func,
   // last plan while that lowers the forecast: greedy's smallest peak, where
   // the first plan aims, is only an upper bound on what the ILP reaches.
   bool descend = minimize && (spec.kind == planner::SolverKind::ILP ||
+                              spec.kind == planner::SolverKind::Exact ||
                               spec.kind == planner::SolverKind::Auto);
   unsigned attempts = descend ? 6 : 3;
   // Plans whose order the IR cannot express (a region input defined after
@@ -183,6 +184,10 @@ LogicalResult mlir::ckpt::planFunction(ModuleOp module, func::FuncOp &func,
       outcome.modelPeakBytes = plan->peakBytes;
       outcome.modelCostUnits = plan->costUnits;
       outcome.optimalityGap = plan->optimalityGap;
+      outcome.lowerBoundCostUnits = plan->lowerBoundCostUnits;
+      outcome.formulation =
+          planner::stringifyPlanFormulation(plan->formulation).str();
+      outcome.isProvenOptimal = plan->isProvenOptimal();
       outcome.solver = plan->solverName;
     } else {
       trials.discard(candidate);

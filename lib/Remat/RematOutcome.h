@@ -73,13 +73,18 @@ struct FunctionOutcome {
   double solveSeconds = 0;
   /// The planner's view, when a planner solver ran: the baseline and
   /// planned peaks of its model, the planned cost against the baseline's
-  /// (estimated nanoseconds) and the optimality gap when known.
+  /// (estimated nanoseconds), the optimality gap and lower bound on the
+  /// cost when known, the class they hold for, and whether the plan is
+  /// proven optimal over every program-order schedule.
   bool planned = false;
   int64_t modelBaselinePeakBytes = 0;
   int64_t modelPeakBytes = 0;
   uint64_t modelCostUnits = 0;
   uint64_t modelBaselineCostUnits = 0;
   std::optional<double> optimalityGap;
+  std::optional<uint64_t> lowerBoundCostUnits;
+  std::string formulation = "none";
+  bool isProvenOptimal = false;
   /// Set when the function could not be rematerialized.
   std::optional<RematFailure> failure;
 };

@@ -150,8 +150,13 @@ void writeJSON(raw_ostream &os, ArrayRef<FunctionOutcome> outcomes,
                   static_cast<int64_t>(outcome.modelBaselineCostUnits));
               json.attribute("cost_ns",
                              static_cast<int64_t>(outcome.modelCostUnits));
+              json.attribute("optimal", outcome.isProvenOptimal);
+              json.attribute("formulation", outcome.formulation);
               if (outcome.optimalityGap)
-                json.attribute("optimality_gap", *outcome.optimalityGap);
+                json.attribute("gap", *outcome.optimalityGap);
+              if (outcome.lowerBoundCostUnits)
+                json.attribute("lower_bound_ns", static_cast<int64_t>(
+                                                     *outcome.lowerBoundCostUnits));
             });
           json.attributeArray("recomputed", [&] {
             for (const RematStep &step : outcome.steps)

@@ -263,13 +263,18 @@ def test_coverage_table_on_real_models(tmp_path):
     missed and must pass every other check."""
     from ckpt.torch import coverage
     rows_path = tmp_path / "rows.json"
-    argv = ["--json", str(rows_path), "--output", str(tmp_path / "table.md"), "--jobs", "2"]
+    # The families the table must cover; Qwen2, Mistral and GPT-NeoX (Llama's
+    # and GPT-2's kin) are in the full table (docs/TorchCoverage.md), not in
+    # every test run.
+    models = ["gpt2-sdpa", "gpt2-eager", "bert", "llama", "t5-encoder", "vit",
+              "resnet18", "mobilenet-v2"]
+    argv = ["--json", str(rows_path), "--output", str(tmp_path / "table.md"), "--jobs", "2",
+            "--models", ",".join(models)]
     if BUILD:
         argv += ["--build", BUILD]
     status = coverage.main(argv)
     rows = {row["model"]: row for row in json.loads(rows_path.read_text())}
-    assert set(rows) >= {"gpt2-sdpa", "gpt2-eager", "bert", "llama", "t5-encoder", "vit",
-                         "resnet18", "mobilenet-v2"}
+    assert set(rows) == set(models)
     for name, row in rows.items():
         assert "error" not in row, (name, row.get("error"))
         assert row["identical"], name

@@ -85,10 +85,16 @@ void printTable(llvm::raw_ostream &os, const RematProblem &problem,
   os << llvm::formatv("baseline_cost     {0}\n", baselineCost);
   os << llvm::formatv("cost              {0} (overhead {1:P})\n",
                       plan.costUnits, overhead);
+  os << llvm::formatv("optimal           {0}\n",
+                      plan.isProvenOptimal() ? "yes" : "no");
+  os << llvm::formatv("formulation       {0}\n",
+                      stringifyPlanFormulation(plan.formulation));
   if (plan.optimalityGap)
-    os << llvm::formatv("optimality_gap    {0:P}\n", *plan.optimalityGap);
+    os << llvm::formatv("gap               {0:P}\n", *plan.optimalityGap);
   else
-    os << "optimality_gap    unknown\n";
+    os << "gap               unknown\n";
+  if (plan.lowerBoundCostUnits)
+    os << llvm::formatv("lower_bound       {0}\n", *plan.lowerBoundCostUnits);
   os << llvm::formatv("solve_time        {0:F3} s\n", plan.solveTimeSeconds);
   os << "schedule:\n";
   for (const ScheduleStep &step : plan.schedule) {

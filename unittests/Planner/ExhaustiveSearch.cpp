@@ -75,6 +75,71 @@ std::optional<uint64_t> ckpt::planner::testing::unrestrictedOptimalCost(
   return std::nullopt;
 }
 
+std::optional<uint64_t>
+ckpt::planner::testing::programOrderOptimalCost(const RematProblem &problem,
+                                                uint64_t budgetBytes) {
+  unsigned n = problem.size();
+  if (n > 12)
+    llvm::report_fatal_error("program-order search limited to 12 nodes");
+  uint32_t sinks = 0;
+  for (NodeIndex v = 0; v < n; ++v)
+    if (problem.isSink(v))
+      sinks |= 1u << v;
+  auto bytesOf = [&](uint32_t mask) {
+    uint64_t total = problem.getConstantBytes();
+    for (NodeIndex v = 0; v < n; ++v)
+      if (mask & (1u << v))
+        total += problem.bytes(v);
+    return total;
+  };
+  // State: resident mask, stage (0..n), next index the stage may compute.
+  auto encode = [&](uint32_t resident, unsigned stage, unsigned next) {
+    return (static_cast<size_t>(stage) * (n + 1) + next) << n | resident;
+  };
+  std::vector<uint64_t> best(encode(0, n + 1, 0), UINT64_MAX);
+  using Entry = std::pair<uint64_t, size_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  best[encode(0, 0, 0)] = 0;
+  queue.push({0, encode(0, 0, 0)});
+  uint32_t residentMask = (1u << n) - 1;
+  while (!queue.empty()) {
+    auto [cost, state] = queue.top();
+    queue.pop();
+    if (best[state] < cost)
+      continue;
+    uint32_t resident = state & residentMask;
+    unsigned next = (state >> n) % (n + 1);
+    unsigned stage = (state >> n) / (n + 1);
+    if (stage == n && (resident & sinks) == sinks)
+      return cost;
+    auto relax = [&](size_t target, uint64_t targetCost) {
+      if (targetCost < best[target]) {
+        best[target] = targetCost;
+        queue.push({targetCost, target});
+      }
+    };
+    for (NodeIndex v = 0; v < n; ++v) {
+      uint32_t bit = 1u << v;
+      if (resident & bit) {
+        relax(encode(resident & ~bit, stage, next), cost);
+        continue;
+      }
+      bool isFirst = v == stage;
+      if (v < next || v > stage || (!isFirst && !problem.mayRecompute(v)))
+        continue;
+      bool ready = true;
+      for (NodeIndex u : problem.predecessors(v))
+        ready = ready && (resident & (1u << u));
+      if (!ready || bytesOf(resident | bit) > budgetBytes)
+        continue;
+      relax(isFirst ? encode(resident | bit, stage + 1, 0)
+                    : encode(resident | bit, stage, v + 1),
+            cost + problem.cost(v));
+    }
+  }
+  return std::nullopt;
+}
+
 RetentionClassSearch::RetentionClassSearch(const RematProblem &problem) {
   unsigned n = problem.size();
   if (n > 10)

@@ -30,6 +30,15 @@ std::optional<uint64_t> unrestrictedOptimalCost(const RematProblem &problem,
                                                 uint64_t budgetBytes,
                                                 bool keepOriginalOrder = false);
 
+/// Least cost with peak <= budget over solveExact's class, by Dijkstra over
+/// (resident set, stage, last index computed in the stage): stage t
+/// computes earlier values in increasing index order and ends with node t's
+/// first computation, a final stage computes any values in increasing index
+/// order and ends with every output resident; any value may be freed at any
+/// time. Problems of at most 12 nodes; must_recompute is not modeled.
+std::optional<uint64_t> programOrderOptimalCost(const RematProblem &problem,
+                                                uint64_t budgetBytes);
+
 /// The optima of solveILP's schedule class without a depth limit and
 /// without greedy's patterns: first computations in original order; stage
 /// s recomputes, in index order, values whose only recomputation is in s;

@@ -241,8 +241,8 @@ TEST(ILPTest, MeasuresRetentionClassDistanceFromUnrestrictedSearch) {
 
 TEST(SolverTest, EverySolverReturnsValidSchedulesOnRandomGraphs) {
   std::mt19937 rng(17);
-  const char *solverNames[] = {"none",   "uniform:1", "uniform:3", "chain-dp",
-                               "greedy", "ilp",       "auto"};
+  const char *solverNames[] = {"none", "uniform:1", "uniform:3", "chain-dp",
+                               "greedy", "ilp",      "exact",     "auto"};
   unsigned graphs = 0, feasiblePlans = 0;
   for (unsigned trial = 0; trial < 300; ++trial) {
     unsigned nodeCount = 2 + trial % 40;
@@ -257,12 +257,14 @@ TEST(SolverTest, EverySolverReturnsValidSchedulesOnRandomGraphs) {
       for (const char *name : solverNames) {
         llvm::Expected<SolverSpec> spec = parseSolverSpec(name);
         ASSERT_TRUE(static_cast<bool>(spec));
-        // The ILP runs on the smaller graphs only, to keep the suite fast.
-        if (spec->kind == SolverKind::ILP && problem.size() > 16)
+        // The MILPs run on the smaller graphs only, to keep the suite fast.
+        if ((spec->kind == SolverKind::ILP || spec->kind == SolverKind::Exact) &&
+            problem.size() > 16)
           continue;
         SolverOptions options;
         options.timeLimitSeconds = 0.5;
         options.autoILPMaxNodes = 16;
+        options.autoExactMaxNodes = 16;
         llvm::Expected<PlanResult> result =
             planRemat(problem, budget, *spec, options);
         if (!result) {
@@ -358,6 +360,9 @@ TEST(SolverTest, AutoKeepsTheILPProofOnTies) {
       uint64_t budget = static_cast<uint64_t>(baseline * fraction);
       SolverOptions options;
       options.timeLimitSeconds = 10;
+      // The ILP's sub-class proof on its own (ExactTest covers auto with
+      // the exact model).
+      options.autoExactMaxNodes = 0;
       llvm::Expected<PlanResult> ilp = solveILP(problem, budget, options);
       llvm::Expected<PlanResult> automatic =
           solveAuto(problem, budget, options);

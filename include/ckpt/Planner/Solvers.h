@@ -38,6 +38,9 @@ enum class SolverKind {
   Greedy,
   /// Mixed-integer program solved by CBC, exact within its schedule class.
   ILP,
+  /// Checkmate's mixed-integer program over every schedule in program order
+  /// (any number of recomputations of any value), solved by CBC.
+  Exact,
   /// Picks solvers by graph size and structure and keeps the best result.
   Auto,
 };
@@ -63,6 +66,10 @@ struct SolverOptions {
   double timeLimitSeconds = 60;
   /// `auto` runs the ILP only on graphs with at most this many nodes.
   unsigned autoILPMaxNodes = 300;
+  /// `auto` runs the exact program-order MILP (after greedy and the ILP,
+  /// starting from the best of them) only on graphs with at most this many
+  /// nodes.
+  unsigned autoExactMaxNodes = 60;
   /// The ILP lets stage t recompute only values at most this many edges
   /// upstream of what node t reads (0: any ancestor). 3 covers recomputing
   /// an attention block's scores and probabilities, or a conv block's
@@ -86,6 +93,25 @@ struct SolverOptions {
   uint64_t greedyWorkAllowance = 10'000'000;
 };
 
+/// The schedule class a solver's optimality gap and lower bound hold for.
+enum class PlanFormulation {
+  /// No bound is known.
+  None,
+  /// Every schedule that computes nodes for the first time in program order
+  /// (any recomputations; Checkmate's class, see solveExact): the class the
+  /// remat rewriter can apply, so a gap of 0 here is "optimal".
+  ProgramOrder,
+  /// The ILP's retention patterns (see solveILP), a sub-class.
+  Retention,
+  /// Persistent checkpointing on training chains (see solveChainDP), a
+  /// sub-class.
+  PersistentChain,
+};
+
+/// The report spelling of \p formulation: `none`, `program-order`,
+/// `retention`, `persistent-chain`.
+llvm::StringRef stringifyPlanFormulation(PlanFormulation formulation);
+
 /// A solver's answer.
 struct PlanResult {
   /// True when the schedule meets the budget.
@@ -102,9 +128,21 @@ struct PlanResult {
   /// lower bound on the cost within the solver's schedule class, when known
   /// (0 when the solver proved optimality in that class).
   std::optional<double> optimalityGap;
+  /// The least cost any schedule of `formulation`'s class within the budget
+  /// can have, when known (the schedule's own cost when proven optimal).
+  std::optional<uint64_t> lowerBoundCostUnits;
+  /// The class optimalityGap and lowerBoundCostUnits hold for.
+  PlanFormulation formulation = PlanFormulation::None;
   /// The solver that produced the schedule (`auto` names its choice:
   /// `auto(ilp)`).
   std::string solverName;
+
+  /// True when no schedule in program order within the budget is cheaper:
+  /// proven over PlanFormulation::ProgramOrder, not over a sub-class.
+  bool isProvenOptimal() const {
+    return formulation == PlanFormulation::ProgramOrder && optimalityGap &&
+           *optimalityGap == 0;
+  }
 };
 
 /// The baseline schedule; feasible iff its peak fits \p budgetBytes.
@@ -163,9 +201,24 @@ llvm::Expected<PlanResult> solveILP(const RematProblem &problem,
                                     uint64_t budgetBytes,
                                     const SolverOptions &options);
 
+/// Checkmate's MILP (Jain et al., MLSys 2020) over every schedule whose first
+/// computations are in program order, with any number of recomputations of
+/// any value (one per stage, stages in index order), on validateSchedule's
+/// memory model, solved with CBC under options.timeLimitSeconds from
+/// \p incumbent's schedule when it is in the class. Returns the incumbent
+/// CBC ends with, the lower bound on the cost over the class and the gap
+/// (0 when proven optimal). Fails on graphs whose model would be too large
+/// to solve (thousands of nodes).
+llvm::Expected<PlanResult> solveExact(const RematProblem &problem,
+                                      uint64_t budgetBytes,
+                                      const SolverOptions &options,
+                                      const PlanResult *incumbent = nullptr);
+
 /// Runs chain-dp on training chains, the ILP on graphs up to
-/// options.autoILPMaxNodes nodes, and greedy everywhere; returns the cheapest
-/// valid schedule within the budget.
+/// options.autoILPMaxNodes nodes, greedy everywhere, and on graphs up to
+/// options.autoExactMaxNodes nodes the exact MILP from the best of them;
+/// returns the cheapest valid schedule within the budget with the
+/// strongest bound found.
 llvm::Expected<PlanResult> solveAuto(const RematProblem &problem,
                                      uint64_t budgetBytes,
                                      const SolverOptions &options);
