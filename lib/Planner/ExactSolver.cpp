@@ -41,7 +41,7 @@
 // last forward consumer's stage (the copy serving the forward pass never
 // serves the backward pass: validateSchedule's rule, slightly strengthened).
 // The objective is the recomputation cost; CBC starts from the given
-// schedule when it is in the class.
+// schedule (greedy's when none is given) put in the class's form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +53,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace ckpt::planner;
 
@@ -179,6 +180,46 @@ startOfSchedule(const ProgramOrderModel &model, const Schedule &schedule) {
       }
   }
   return start;
+}
+
+/// \p schedule in the class's form: each stage's recomputations once each
+/// and in index order, freed as early as possible. Never costlier; nullopt
+/// when the form does not fit \p budgetBytes or the first computations are
+/// out of program order.
+std::optional<Schedule> inStageForm(const RematProblem &problem,
+                                    const Schedule &schedule,
+                                    uint64_t budgetBytes) {
+  unsigned n = problem.size();
+  std::vector<std::set<NodeIndex>> recomputed(n + 1);
+  std::vector<bool> computed(n, false);
+  unsigned stage = 0;
+  for (const ScheduleStep &step : schedule) {
+    if (step.kind == StepKind::Free)
+      continue;
+    if (!computed[step.node]) {
+      if (step.node != stage)
+        return std::nullopt;
+      computed[step.node] = true;
+      ++stage;
+      continue;
+    }
+    recomputed[stage].insert(step.node);
+  }
+  std::vector<NodeIndex> sequence;
+  for (unsigned t = 0; t <= n; ++t) {
+    sequence.insert(sequence.end(), recomputed[t].begin(), recomputed[t].end());
+    if (t < n)
+      sequence.push_back(t);
+  }
+  Schedule form = scheduleFromComputeSequence(problem, sequence);
+  llvm::Expected<ScheduleMetrics> metrics = validateSchedule(problem, form);
+  if (!metrics) {
+    llvm::consumeError(metrics.takeError());
+    return std::nullopt;
+  }
+  if (metrics->peakBytes > budgetBytes)
+    return std::nullopt;
+  return form;
 }
 
 } // namespace
@@ -356,14 +397,27 @@ ckpt::planner::solveExact(const RematProblem &problem, uint64_t budgetBytes,
     }
   }
 
+  // The start: the incumbent, else greedy's schedule, in the class's form.
+  std::optional<PlanResult> greedy;
+  if (!incumbent) {
+    if (llvm::Expected<PlanResult> solved =
+            solveGreedy(problem, budgetBytes, options))
+      greedy = std::move(*solved);
+    else
+      llvm::consumeError(solved.takeError());
+    if (greedy)
+      incumbent = &*greedy;
+  }
   std::vector<int> startColumns;
   std::vector<double> startValues;
   if (incumbent && incumbent->isFeasible)
-    if (auto start = startOfSchedule(columns, incumbent->schedule))
-      for (auto [column, value] : *start) {
-        startColumns.push_back(column);
-        startValues.push_back(value);
-      }
+    if (std::optional<Schedule> form =
+            inStageForm(problem, incumbent->schedule, budgetBytes))
+      if (auto start = startOfSchedule(columns, *form))
+        for (auto [column, value] : *start) {
+          startColumns.push_back(column);
+          startValues.push_back(value);
+        }
 
   MilpSolution solved =
       solveWithCbc(model, options.timeLimitSeconds - timer.elapsedSeconds(),

@@ -205,7 +205,8 @@ llvm::Expected<PlanResult> solveILP(const RematProblem &problem,
 /// computations are in program order, with any number of recomputations of
 /// any value (one per stage, stages in index order), on validateSchedule's
 /// memory model, solved with CBC under options.timeLimitSeconds from
-/// \p incumbent's schedule when it is in the class. Returns the incumbent
+/// \p incumbent's schedule (greedy's when null) put in the class's form
+/// (each stage's recomputations once, in index order) when that form fits. Returns the incumbent
 /// CBC ends with, the lower bound on the cost over the class and the gap
 /// (0 when proven optimal). Fails on graphs whose model would be too large
 /// to solve (thousands of nodes).
