@@ -89,17 +89,23 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
   if (!provenInSubClass && problem.size() <= options.autoILPMaxNodes) {
     SolverOptions ilpOptions = options;
     double remaining = options.timeLimitSeconds - timer.elapsedSeconds();
-    // The exact model gets the other half of the time.
+    // The exact model gets at most a quarter of the time.
     ilpOptions.timeLimitSeconds =
-        std::max(0.5, runsExact ? remaining / 2 : remaining);
+        std::max(0.5, runsExact ? remaining * 3 / 4 : remaining);
     if (llvm::Error error = consider(solveILPFromGreedy(
             problem, budgetBytes, ilpOptions, &greedyResult)))
       return std::move(error);
   }
+  // The exact model gets a quarter of the limit at most, a tenth when the
+  // others found no schedule within the budget (it rarely finds one then,
+  // and an infeasible budget is planned again lower): planning calls stay
+  // fast where it cannot prove (the remat pass plans several times per
+  // function).
   if (runsExact) {
     SolverOptions exactOptions = options;
-    exactOptions.timeLimitSeconds =
-        std::max(0.5, options.timeLimitSeconds - timer.elapsedSeconds());
+    exactOptions.timeLimitSeconds = std::max(
+        0.5, std::min(options.timeLimitSeconds - timer.elapsedSeconds(),
+                      options.timeLimitSeconds / (best ? 4 : 10)));
     llvm::Expected<PlanResult> exact = solveExact(
         problem, budgetBytes, exactOptions, best ? &*best : nullptr);
     // A model too large to build leaves the other solvers' answer.
