@@ -106,8 +106,10 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
     exactOptions.timeLimitSeconds = std::max(
         0.5, std::min(options.timeLimitSeconds - timer.elapsedSeconds(),
                       options.timeLimitSeconds / (best ? 4 : 10)));
+    // Greedy's (infeasible) result when nothing fit: solveExact would solve
+    // greedy again at the same budget for its start.
     llvm::Expected<PlanResult> exact = solveExact(
-        problem, budgetBytes, exactOptions, best ? &*best : nullptr);
+        problem, budgetBytes, exactOptions, best ? &*best : &greedyResult);
     // A model too large to build leaves the other solvers' answer.
     if (!exact)
       llvm::consumeError(exact.takeError());
