@@ -11,9 +11,11 @@
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -92,6 +94,14 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
 
+  // bf16 and f16 arithmetic and math computed in f32, each op rounded once;
+  // bf16 casts as integer arithmetic (no libgcc/compiler-rt helper).
+  pm.addPass(math::createMathExtendToSupportedTypes());
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16", "f16"};
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  pm.addPass(ckpt::createExpandBF16CastsPass());
+
   // Math: LLVM intrinsics where they exist, libm for the rest (e.g. erf).
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
@@ -152,7 +162,8 @@ void mlir::ckpt::registerCkptPipelines() {
   PassPipelineRegistration<TensorPreparationOptions>(
       "ckpt-tensor-prep",
       "Prepare linalg on tensors for bufferization as the ckpt pipelines do "
-      "(inline private functions, decompose, generalize, fuse); the memory "
+      "(inline private functions, decompose, generalize, fuse, widen bf16/f16 "
+      "accumulators to f32); the memory "
       "analysis and the remat pass run on its output",
       buildTensorPreparationPipeline);
   PassPipelineRegistration<RematPipelineOptions>(

@@ -39,6 +39,10 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   generalizeAndFuse.fuseElementwise = options.fuseElementwise;
   generalizeAndFuse.keepConvolutions = options.convolutionsToGemm;
   pm.addPass(createGeneralizeAndFusePass(generalizeAndFuse));
+  // Reductions into bf16/f16 (an autocast step's matmuls and bias
+  // gradients) accumulate in f32 as PyTorch's do; before the memory
+  // analysis, so the f32 accumulators are counted.
+  pm.addPass(createWidenAccumulatorsPass());
   // Convolutions as GEMMs, after the fusion (which would fold the patch
   // copy back into the multiplication) and before the memory analysis, so
   // the patch tensors are counted like any other value.

@@ -93,6 +93,33 @@ def GemmToBlasPass : Pass<"ckpt-gemm-to-blas", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def ExpandBF16CastsPass : Pass<"ckpt-expand-bf16-casts"> {
+  let summary = "Expand extensions from and truncations to bf16 into integer "
+                "arithmetic";
+  let description = [{
+    LLVM lowers `fptrunc` to `bfloat` on x86 CPUs without AVX512-BF16 to a
+    call of `__truncsfbf2`, which Debian 12's libgcc does not have, and bf16
+    arithmetic through the same helper. The CPU pipeline first computes bf16
+    and f16 arithmetic and math in f32 (upstream's
+    `arith-emulate-unsupported-floats` and `math-extend-to-supported-types`:
+    each op rounded once, as PyTorch's CPU kernels do); this pass then
+    rewrites the remaining `arith.extf` from bf16 into a shift of its bits
+    and `arith.truncf` to bf16 into round-to-nearest-even on the bits
+    (upstream's bf16 expansion patterns, without the rest of `arith-expand`,
+    which would also rewrite f32 `arith.maximumf`). Other ops are unchanged.
+
+    Example:
+
+    ```mlir
+    %h = arith.truncf %x : f32 to bf16
+    // becomes arith.bitcast %x : f32 to i32, the rounding bias added,
+    // arith.shrui by 16, arith.trunci to i16, arith.bitcast to bf16 (NaN
+    // kept a NaN)
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def DeviceAllocationsPass : Pass<"ckpt-device-allocations"> {
   let summary = "Turn host buffer allocations into GPU allocations";
   let description = [{

@@ -38,7 +38,8 @@ struct TensorPreparationOptions
 /// functions are inlined (deallocation frees buffers returned by calls only
 /// at block end), aggregate ops are decomposed, elementwise arith/math on
 /// tensors become linalg ops, named ops are generalized and elementwise ops
-/// fused. Its output is the IR that gets bufferized, so the memory analysis
+/// fused, and reductions into bf16/f16 accumulate in f32
+/// (`ckpt-widen-accumulators`). Its output is the IR that gets bufferized, so the memory analysis
 /// and the remat pass run on it.
 void buildTensorPreparationPipeline(OpPassManager &pm,
                                     const TensorPreparationOptions &options);

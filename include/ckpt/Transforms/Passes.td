@@ -136,6 +136,54 @@ def GeneralizeAndFusePass
   ];
 }
 
+def WidenAccumulatorsPass : Pass<"ckpt-widen-accumulators"> {
+  let summary = "Accumulate reductions into bf16/f16 tensors in f32, rounding "
+                "once";
+  let description = [{
+    A `linalg.generic` that reduces into a bf16 or f16 tensor accumulates in
+    that type: every partial sum is rounded to 8 (bf16) or 11 (f16) bits, so
+    a long dot product or a bias gradient summed over a batch loses most of
+    its digits. PyTorch (autocast), cuBLAS and oneDNN multiply narrow inputs
+    exactly and accumulate in f32, rounding the result once; the linalg IR
+    that importers produce for a `torch.autocast` step (torch-mlir) does
+    not.
+
+    This pass rewrites every `linalg.generic` on tensors with a reduction
+    iterator and a bf16/f16 output that its payload reads (an accumulator)
+    to accumulate into an f32 tensor: the output's initial value is widened
+    (a fill becomes an f32 fill of the same value, anything else an
+    elementwise `arith.extf`), the payload computes everything that depends
+    on the accumulator in f32 (products read only by the accumulation too,
+    so narrow inputs are multiplied exactly, as upstream's mixed-precision
+    named ops do), and an elementwise `arith.truncf` after the op rounds the
+    result to the narrow type once. The op's `ckpt.*` annotations go to both
+    the accumulation and the rounding. A payload whose accumulation goes
+    through an op with no f32 form here (anything but float arithmetic,
+    comparisons, selects and casts) is left as it is.
+
+    `ckpt-tensor-prep` runs it after generalization and fusion, before the
+    memory analysis, so the f32 accumulator tensors are in the forecast and
+    in every remat plan. f32 and f64 programs are unchanged.
+
+    Example:
+
+    ```mlir
+    %s = linalg.generic {iterator_types = ["parallel", "reduction"], ...}
+        ins(%x : tensor<4x8xbf16>) outs(%zero : tensor<4xbf16>) {
+      ^bb0(%in: bf16, %acc: bf16):
+        %0 = arith.addf %acc, %in : bf16
+        linalg.yield %0 : bf16
+    } -> tensor<4xbf16>
+    // becomes a reduction into an f32 fill (arith.extf %in, arith.addf on
+    // f32) and a linalg.generic rounding its result to tensor<4xbf16>
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+    "mlir::arith::ArithDialect",
+  ];
+}
+
 def PrivatizeInitsPass : Pass<"ckpt-privatize-inits"> {
   let summary = "Give every writer of a shared linalg.fill or tensor.empty "
                 "its own";
