@@ -100,7 +100,7 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"bf16", "f16"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  pm.addPass(ckpt::createExpandBF16CastsPass());
+  pm.addPass(ckpt::createLegalizeNarrowFloatCastsPass());
 
   // Math: LLVM intrinsics where they exist, libm for the rest (e.g. erf).
   pm.addPass(createConvertMathToLLVMPass());

@@ -93,9 +93,9 @@ def GemmToBlasPass : Pass<"ckpt-gemm-to-blas", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
-def ExpandBF16CastsPass : Pass<"ckpt-expand-bf16-casts"> {
-  let summary = "Expand extensions from and truncations to bf16 into integer "
-                "arithmetic";
+def LegalizeNarrowFloatCastsPass : Pass<"ckpt-legalize-narrow-float-casts"> {
+  let summary = "Expand bf16 casts into integer arithmetic and drop fastmath "
+                "flags from float casts, for LLVM on CPUs";
   let description = [{
     LLVM lowers `fptrunc` to `bfloat` on x86 CPUs without AVX512-BF16 to a
     call of `__truncsfbf2`, which Debian 12's libgcc does not have, and bf16
@@ -106,7 +106,11 @@ def ExpandBF16CastsPass : Pass<"ckpt-expand-bf16-casts"> {
     rewrites the remaining `arith.extf` from bf16 into a shift of its bits
     and `arith.truncf` to bf16 into round-to-nearest-even on the bits
     (upstream's bf16 expansion patterns, without the rest of `arith-expand`,
-    which would also rewrite f32 `arith.maximumf`). Other ops are unchanged.
+    which would also rewrite f32 `arith.maximumf`), and removes the
+    `fastmath` flags the emulation gives the extensions and truncations it
+    adds (LLVM's `fpext`/`fptrunc` take none; the conversion would leave
+    them as an `#arith.fastmath` attribute on the LLVM op). Other ops are
+    unchanged.
 
     Example:
 
