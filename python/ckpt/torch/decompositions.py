@@ -174,14 +174,32 @@ def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride
     return grad_input, grad_weight, grad_bias
 
 
+def _without_autocast(decomposition):
+    """`decomposition` run with autocast off: it computes the op it replaces
+    in the dtypes that op was given. Under `torch.autocast` the backward is
+    traced with autocast on, and the embedding gradient's matmul would
+    otherwise be cast to bf16 (eager's embedding_dense_backward is not
+    autocast: it sums in the gradient's dtype)."""
+    import functools
+
+    import torch
+
+    @functools.wraps(decomposition)
+    def run(*args, **kwargs):
+        with torch._C._DisableAutocast():
+            return decomposition(*args, **kwargs)
+    return run
+
+
 def scatter_free_decompositions():
     """The decompositions above, keyed by the aten overloads they replace."""
     import torch
     aten = torch.ops.aten
-    return {aten.scatter.value: _scatter_value,
-            aten.embedding_dense_backward.default: _embedding_dense_backward,
-            aten.max_pool2d_with_indices_backward.default: _max_pool2d_backward,
-            aten.convolution_backward.default: _grouped_convolution_backward}
+    table = {aten.scatter.value: _scatter_value,
+             aten.embedding_dense_backward.default: _embedding_dense_backward,
+             aten.max_pool2d_with_indices_backward.default: _max_pool2d_backward,
+             aten.convolution_backward.default: _grouped_convolution_backward}
+    return {op: _without_autocast(decomposition) for op, decomposition in table.items()}
 
 
 def export_decompositions():

@@ -93,8 +93,10 @@ class ExportedStep:
     entry: str
     #: Names of the function's arguments, in order: `param:<name>` (the
     #: trainable parameters), `frozen:<name>` (parameters that get no
-    #: gradient), `buffer:<name>`, `input:<i>`, `target:<i>`, and
-    #: `rng:seed` (a 0-d int64) when the step draws random numbers.
+    #: gradient), `buffer:<name>`, `input:<i>`, `target:<i>`,
+    #: `scale:loss` (a 0-d float32 the gradients are scaled by) when exported
+    #: with a loss scale, and `rng:seed` (a 0-d int64) when the step draws
+    #: random numbers.
     argument_names: list
     #: Names of the results: `loss`, `grad:<parameter>` for every trainable
     #: parameter, then `buffer:<name>` for every buffer the step updates
@@ -120,11 +122,17 @@ class ExportedStep:
         """Whether the step draws random numbers (and takes `rng:seed`)."""
         return "rng:seed" in self.argument_names
 
-    def argument_tensors(self, model, inputs, targets=(), seed=None):
+    @property
+    def scaled(self):
+        """Whether the step scales its gradients by a `scale:loss` argument."""
+        return "scale:loss" in self.argument_names
+
+    def argument_tensors(self, model, inputs, targets=(), seed=None, loss_scale=None):
         """The step's arguments for `model`'s current parameters and buffers
         and the given inputs and targets, as detached tensors. A step that
         draws random numbers also takes `seed` (an int; None: drawn from
-        torch's default generator, so `torch.manual_seed` fixes it)."""
+        torch's default generator, so `torch.manual_seed` fixes it); a
+        scaled one `loss_scale` (a number or a 1-element tensor)."""
         import torch
         named = dict(model.named_parameters(remove_duplicate=False))
         named.update(model.named_buffers(remove_duplicate=False))
@@ -135,6 +143,10 @@ class ExportedStep:
                 values.append(inputs[int(key)])
             elif kind == "target":
                 values.append(targets[int(key)])
+            elif kind == "scale":
+                if loss_scale is None:
+                    raise ValueError("this step was exported with a loss scale: pass loss_scale")
+                values.append(torch.as_tensor(loss_scale, dtype=torch.float32).reshape(()).cpu())
             elif kind == "rng":
                 if seed is None:
                     seed = int(torch.randint(0, 2**62, ()))
@@ -143,10 +155,10 @@ class ExportedStep:
                 values.append(named[key])
         return [v.detach() for v in values]
 
-    def arguments(self, model, inputs, targets=(), seed=None):
+    def arguments(self, model, inputs, targets=(), seed=None, loss_scale=None):
         """`argument_tensors` as contiguous numpy arrays."""
         return [numpy.asarray(v.cpu().numpy(), order="C")
-                for v in self.argument_tensors(model, inputs, targets, seed)]
+                for v in self.argument_tensors(model, inputs, targets, seed, loss_scale)]
 
 
 def _distinct(named):
@@ -160,12 +172,35 @@ def _distinct(named):
     return kept
 
 
-def _step_module(model, loss_fn, trainable, held, num_inputs):
+def _autocast_state():
+    """{device type: dtype} of the autocast contexts active here."""
+    import torch
+    return {device: torch.get_autocast_dtype(device) for device in ("cpu", "cuda")
+            if torch.is_autocast_enabled(device)}
+
+
+def _autocast(state):
+    """A context manager entering the autocast contexts of `state`
+    (`_autocast_state`)."""
+    import contextlib
+
+    import torch
+    stack = contextlib.ExitStack()
+    for device, dtype in state.items():
+        stack.enter_context(torch.autocast(device, dtype=dtype))
+    return stack
+
+
+def _step_module(model, loss_fn, trainable, held, num_inputs, autocast=None, scaled=False):
     """An nn.Module with `trainable` (name, tensor) pairs as its parameters
     and `held` ones as its buffers, whose forward(*inputs, *targets) returns
     (loss_fn(model(*inputs), *targets),) with the model's tensors replaced
-    by its own. The model is not a submodule: its own parameters are not
-    lifted a second time."""
+    by its own, under the autocast contexts of `autocast`
+    (`_autocast_state`) when given. With `scaled`, forward(*inputs,
+    *targets, scale) returns (loss * scale, loss): the first is what the
+    backward differentiates (GradScaler's `scaler.scale(loss).backward()`),
+    the second the loss itself. The model is not a submodule: its own
+    parameters are not lifted a second time."""
     import torch
     from torch.func import functional_call
 
@@ -182,9 +217,15 @@ def _step_module(model, loss_fn, trainable, held, num_inputs):
         def forward(self, *args):
             tensors = {name: getattr(self, f"p{i}") for i, (name, _) in enumerate(trainable)}
             tensors.update({name: getattr(self, f"b{i}") for i, (name, _) in enumerate(held)})
+            if scaled:
+                args, scale = args[:-1], args[-1]
             inputs, targets = args[:num_inputs], args[num_inputs:]
-            output = functional_call(self._model[0], tensors, tuple(inputs), strict=False)
-            return (loss_fn(output, *targets),)
+            with _autocast(autocast or {}):
+                output = functional_call(self._model[0], tensors, tuple(inputs), strict=False)
+                loss = loss_fn(output, *targets)
+            if scaled:
+                return (loss * scale, loss.detach())
+            return (loss,)
 
     return StepModule()
 
@@ -406,13 +447,14 @@ def _import_to_linalg(graph_module, func_name):
     return str(module)
 
 
-def _reorder_outputs(graph, signature, trainable_count):
+def _reorder_outputs(graph, signature, trainable_count, loss_index=0):
     """Makes the joint graph return (loss, gradients in parameter order,
-    updated buffers in buffer order); returns the updated buffers' indices
-    among the step module's buffers."""
+    updated buffers in buffer order), the loss being user output
+    `loss_index`; returns the updated buffers' indices among the step
+    module's buffers."""
     output = next(n for n in graph.nodes if n.op == "output")
     values = {getattr(v, "name", None): v for v in output.args[0]}
-    loss = values[signature.user_outputs[0]]
+    loss = values[signature.user_outputs[loss_index]]
     by_parameter = {p: o for o, p in signature.backward_signature.gradients_to_parameters.items()}
     grads = [values[by_parameter[f"p{i}"]] for i in range(trainable_count)]
     updated = sorted(((int(b[1:]), o) for o, b in signature.buffers_to_mutate.items()))
@@ -421,19 +463,48 @@ def _reorder_outputs(graph, signature, trainable_count):
     return [index for index, _ in updated]
 
 
-def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="train_step"):
+def _cast_gradients(graph, parameters):
+    """Casts every gradient result (results 1 to len(parameters)) whose
+    dtype is not its parameter's to the parameter's, as autograd does
+    before it accumulates a gradient (an f32 parameter read under autocast
+    gets an f32 gradient)."""
+    import torch
+    output = next(n for n in graph.nodes if n.op == "output")
+    results = list(output.args[0])
+    for index, parameter in enumerate(parameters, start=1):
+        value = results[index].meta.get("val")
+        if value is None or value.dtype == parameter.dtype:
+            continue
+        with graph.inserting_before(output):
+            cast = graph.call_function(torch.ops.prims.convert_element_type.default,
+                                       (results[index], parameter.dtype))
+        cast.meta["val"] = value.to(parameter.dtype)
+        results[index] = cast
+    output.args = (tuple(results),)
+    graph.lint()
+
+
+def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="train_step",
+                         loss_scale=False):
     """Exports the training step of `model` on `example_inputs` (a tuple of
     tensors; their shapes and dtypes are the step's) with loss
     `loss_fn(model(*example_inputs), *targets)` as MLIR: the loss, the
     gradient of every trainable parameter and the new value of every buffer
     the step updates. Returns an ExportedStep. Raises ExportError (a
     RuntimeError) naming the aten op and its module when the step cannot
-    be exported. Safe to call from several threads (one traces at a time)."""
+    be exported. Safe to call from several threads (one traces at a time).
+
+    The forward and the loss run under the autocast contexts active here
+    (`torch.autocast`), the backward without, as in eager training. With
+    `loss_scale`, the step takes a 0-d float32 `scale:loss` argument (after
+    the targets) and differentiates `loss * scale`, as
+    `GradScaler.scale(loss).backward()` does: the gradients are scaled, the
+    loss result is not."""
     with _TRACING:
-        return _export(model, example_inputs, loss_fn, targets, func_name)
+        return _export(model, example_inputs, loss_fn, targets, func_name, bool(loss_scale))
 
 
-def _export(model, example_inputs, loss_fn, targets, func_name):
+def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale):
     import torch
     from torch._functorch.aot_autograd import aot_export_module
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -450,10 +521,18 @@ def _export(model, example_inputs, loss_fn, targets, func_name):
     start = time.perf_counter()
     table = export_decompositions()
 
+    # Autocast applies to the forward and the loss only, as in eager
+    # training (`with autocast(): loss = ...`, then `loss.backward()`
+    # outside): traced under an ambient autocast, the backward's ops, and
+    # those of decompositions, would be cast too.
+    autocast = _autocast_state()
+    scale = (torch.ones((), dtype=torch.float32),) if loss_scale else ()
+
     def trace(trainable, frozen):
-        module = _step_module(model, loss_fn, trainable, frozen + buffers, len(example_inputs))
-        with sdpa_kernel(SDPBackend.MATH):
-            return aot_export_module(module, example_inputs + targets, trace_joint=True,
+        module = _step_module(model, loss_fn, trainable, frozen + buffers, len(example_inputs),
+                              autocast, scaled=loss_scale)
+        with sdpa_kernel(SDPBackend.MATH), torch._C._DisableAutocast():
+            return aot_export_module(module, example_inputs + targets + scale, trace_joint=True,
                                      output_loss_index=0, decompositions=table)
 
     try:
@@ -483,7 +562,8 @@ def _export(model, example_inputs, loss_fn, targets, func_name):
             or list(signature.buffers) != [f"b{i}" for i in range(len(held))]):
         raise ExportError("ckpt.torch: AOTAutograd lifted the step's tensors in an "
                           "unexpected order")
-    updated = _reorder_outputs(graph.graph, signature, len(trainable))
+    updated = _reorder_outputs(graph.graph, signature, len(trainable), loss_index=int(loss_scale))
+    _cast_gradients(graph.graph, [t for _, t in trainable])
     seeded = False
     try:
         random_ops = {_op_name(n) for n in graph.graph.nodes
@@ -496,7 +576,7 @@ def _export(model, example_inputs, loss_fn, targets, func_name):
         if random_ops:
             graph.recompile()
             arguments = ([t for _, t in trainable] + [t for _, t in held]
-                         + list(example_inputs) + list(targets))
+                         + list(example_inputs) + list(targets) + list(scale))
             graph = random.with_explicit_seed(graph, [a.detach() for a in arguments])
             seeded = True
             aten_ops = _aten_ops(graph)
@@ -509,7 +589,8 @@ def _export(model, example_inputs, loss_fn, targets, func_name):
     names = ([f"param:{n}" for n, _ in trainable] + [f"frozen:{n}" for n, _ in frozen]
              + [f"buffer:{n}" for n, _ in buffers]
              + [f"input:{i}" for i in range(len(example_inputs))]
-             + [f"target:{i}" for i in range(len(targets))] + ["rng:seed"] * seeded)
+             + [f"target:{i}" for i in range(len(targets))] + ["scale:loss"] * loss_scale
+             + ["rng:seed"] * seeded)
     results = (["loss"] + [f"grad:{n}" for n, _ in trainable]
                + [f"buffer:{held[i][0]}" for i in updated])
     return ExportedStep(mlir=text, entry=func_name, argument_names=names, result_names=results,

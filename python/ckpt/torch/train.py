@@ -9,6 +9,19 @@ ckpt.torch.TrainStep.
         optimizer.step()
     step.peak_bytes, step.report
 
+Mixed precision works as in eager PyTorch: the autocast context around the
+call applies to the forward and the loss (reductions into bf16/f16
+accumulate in f32, as PyTorch's do), and a GradScaler scales the backward:
+
+    scaler = torch.amp.GradScaler("cpu")
+    step = TrainStep(model, loss_fn, (x,), (y,), grad_scaler=scaler)
+    for x, y in batches:
+        optimizer.zero_grad()
+        with torch.autocast("cpu", dtype=torch.float16):
+            loss = step(x, y)
+        scaler.step(optimizer)   # skipped when a gradient is inf or nan
+        scaler.update()
+
 The step is exported (ckpt.torch.export) and built ahead of time with
 ckpt-compile (rematerialized to `budget` when given) the first time a
 combination of input shapes and dtypes, `model.training`, the autocast
@@ -37,11 +50,15 @@ class TrainStep:
     ckpt-remat's (`"0.5"`, `"2GiB"`, `"min"`; None: no remat); `backend`
     is `cpu` or `cuda`; `gemm` is the CPU build's matmul path (`blas`:
     oneDNN/OpenBLAS, `codegen`: generated loops); `threads` the CPU
-    build's thread count (default: PyTorch's, `torch.get_num_threads()`)."""
+    build's thread count (default: PyTorch's, `torch.get_num_threads()`).
+    `grad_scaler` is a `torch.amp.GradScaler` for mixed precision: the
+    backward starts from its current scale (`scaler.scale(loss).backward()`),
+    so `scaler.step(optimizer)` and `scaler.update()` work unchanged, steps
+    whose gradients overflow included; a disabled scaler changes nothing."""
 
     def __init__(self, model, loss_fn, example_inputs, example_targets=(), budget=None,
                  solver="auto", backend="cpu", policy=None, gemm="blas", build=None,
-                 threads=None):
+                 threads=None, grad_scaler=None):
         if backend not in ("cpu", "cuda"):
             raise ValueError(f"backend must be 'cpu' or 'cuda', not {backend!r}")
         if threads is None:
@@ -57,6 +74,10 @@ class TrainStep:
         self.backend = backend
         self.policy = policy
         self.gemm = gemm if backend == "cpu" else "codegen"
+        if grad_scaler is not None and not hasattr(grad_scaler, "scale"):
+            raise TypeError(f"grad_scaler must be a torch.amp.GradScaler, not {grad_scaler!r}")
+        self.grad_scaler = grad_scaler if grad_scaler is not None and \
+            grad_scaler.is_enabled() else None
         self._build = build
         self._work = tempfile.TemporaryDirectory(prefix="ckpt-train-step-")
         self._num_inputs = len(example_inputs)
@@ -93,7 +114,8 @@ class TrainStep:
         key = self._key(inputs, targets)
         if key in self._compiled:
             return self._compiled[key]
-        exported = export_training_step(self.model, inputs, self.loss_fn, targets=targets)
+        exported = export_training_step(self.model, inputs, self.loss_fn, targets=targets,
+                                        loss_scale=self.grad_scaler is not None)
         work = os.path.join(self._work.name, f"build{len(self._compiled)}")
         os.makedirs(work)
         library, report = build_library(exported.mlir, exported.entry, work,
@@ -117,7 +139,14 @@ class TrainStep:
         inputs, targets = tuple(args[:self._num_inputs]), tuple(args[self._num_inputs:])
         build = self._compile(inputs, targets)
         exported, library = build["exported"], build["library"]
-        arguments = exported.argument_tensors(self.model, inputs, targets, seed)
+        loss_scale = None
+        if self.grad_scaler is not None:
+            # The scale as scaler.scale() multiplies by (a float32 tensor);
+            # the call also creates it on the first step, which unscale_
+            # and step() need.
+            loss_scale = self.grad_scaler.scale(
+                torch.ones((), dtype=torch.float32, device=self._loss_device(inputs)))
+        arguments = exported.argument_tensors(self.model, inputs, targets, seed, loss_scale)
         if self.backend == "cuda":
             arguments = [a.cuda() for a in arguments]
         outputs = library(*arguments)
