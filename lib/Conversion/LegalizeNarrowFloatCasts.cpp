@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "ckpt-legalize-narrow-float-casts"
@@ -27,6 +28,22 @@ namespace {
 struct LegalizeNarrowFloatCastsPass
     : public mlir::ckpt::impl::LegalizeNarrowFloatCastsPassBase<LegalizeNarrowFloatCastsPass> {
   void runOnOperation() override {
+    // Most programs have no narrow float: nothing to drive patterns over.
+    auto isNarrowCast = [](Operation *op) {
+      if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
+        return false;
+      Type in = getElementTypeOrSelf(op->getOperand(0).getType());
+      Type out = getElementTypeOrSelf(op->getResult(0).getType());
+      return in.isBF16() || in.isF16() || out.isBF16() || out.isF16();
+    };
+    bool hasCasts = getOperation()
+                        ->walk([&](Operation *op) {
+                          return isNarrowCast(op) ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
+                        })
+                        .wasInterrupted();
+    if (!hasCasts)
+      return;
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
     // No folding: a truncation and the extension after it (the emulation's
@@ -34,6 +51,7 @@ struct LegalizeNarrowFloatCastsPass
     // value would no longer be rounded after each op as PyTorch rounds it.
     GreedyRewriteConfig config;
     config.enableFolding(false);
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config))) {
       signalPassFailure();
@@ -41,8 +59,8 @@ struct LegalizeNarrowFloatCastsPass
     }
     // The conversion to LLVM would carry the flags over as an arith
     // attribute on llvm.fpext/llvm.fptrunc, which have none.
-    getOperation()->walk([](Operation *op) {
-      if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+    getOperation()->walk([&](Operation *op) {
+      if (isNarrowCast(op))
         op->removeAttr("fastmath");
     });
   }
