@@ -28,6 +28,7 @@ reproduce the failure.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import random
@@ -36,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from . import generator
@@ -101,8 +103,9 @@ def find_tools(build=None, explicit=None):
     return found
 
 
-# seconds spent in each tool (for --verbose)
+# seconds spent in each tool (for --verbose), from every worker thread
 TOOL_SECONDS = {}
+_TOOL_SECONDS_LOCK = threading.Lock()
 
 
 def run(cmd, **kwargs):
@@ -113,7 +116,8 @@ def run(cmd, **kwargs):
             start = time.monotonic()
             result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
             key = os.path.basename(cmd[0]) + (" --compare" if "--compare" in cmd else "")
-            TOOL_SECONDS[key] = TOOL_SECONDS.get(key, 0.0) + time.monotonic() - start
+            with _TOOL_SECONDS_LOCK:
+                TOOL_SECONDS[key] = TOOL_SECONDS.get(key, 0.0) + time.monotonic() - start
             return result
         except OSError as error:
             if attempt == RETRIES:
@@ -425,12 +429,16 @@ def parse_args(argv):
     p.add_argument("--generate-only", action="store_true",
                    help="only check that every program differentiates and runs, with "
                         "finite outputs")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="programs checked at once (default 1)")
     p.add_argument("--verbose", "-v", action="store_true", help="a line per program and solver")
     args = p.parse_args(argv)
     if args.budgets_per_program < 1:
         p.error("--budgets-per-program must be at least 1")
     if args.programs < 1:
         p.error("--programs must be at least 1")
+    if args.jobs < 1:
+        p.error("--jobs must be at least 1")
     if args.only_program is not None and not 0 <= args.only_program < args.programs:
         p.error("--only-program must be below --programs")
     m = re.fullmatch(r"(\d+)-(\d+)", args.ops)
@@ -490,77 +498,99 @@ def generate_only(args, tester):
     return 1 if failures else 0
 
 
+def check_program(args, tester, i, solvers):
+    """Program i with every solver: (counts, failing cases, output lines),
+    the lines printed by the caller in program order."""
+    counts = {}
+    failing, lines = [], []
+
+    def count(key):
+        counts[key] = counts.get(key, 0) + 1
+
+    program = make_program(args, i)
+    path = os.path.join(tester.work, f"program{i}.mlir")
+    error = tester.differentiate(program, path)
+    if error:
+        count("errors")
+        lines.append(f"difftest: program {i} (seed {program.seed}): ckpt-autodiff failed:\n{error}")
+        return counts, failing, lines
+    for solver in solvers:
+        mins = tester.minimum(path, solver)
+        if not isinstance(mins, tuple):
+            status = min_status(mins)
+            count("min_infeasible" if status == "min-infeasible" else "failures")
+            lines.append(f"difftest: program {i} (seed {program.seed}), solver {solver}: "
+                         f"budget=min failed ({status}):\n  " + mins.replace("\n", "\n  "))
+            failing.append((program, solver, "min", status, True, None,
+                            f"--seed {args.seed} --ops {args.ops[0]}-{args.ops[1]} "
+                            f"(program {i}, budget=min)"))
+            # the error states the smallest peak found and the baseline:
+            # the budgets above that peak are still tested
+            if bounds(mins) is None:
+                continue
+        baseline, minimum = bounds(mins)
+        if minimum >= baseline:
+            count("skipped")
+            tester.log(f"difftest: program {i} (seed {program.seed}), solver {solver}: "
+                       f"no budget below the baseline {baseline}")
+            continue
+        # one seeded stream per program and solver: the same budgets with
+        # --only-program, another list of solvers or another --jobs
+        draws = random.Random(f"{args.seed}:{i}:{solver}")
+        budgets = choose_budgets(draws, baseline, minimum, args.budgets_per_program)
+        results, _ = tester.compare(path, solver, budgets)
+        statuses = []
+        for b in budgets:
+            res = results[b]
+            status = res["status"]
+            count("cases")
+            if res["recompute_count"] > 0 and status not in ("failed", "infeasible", "crash"):
+                count("recomputed")
+            statuses.append(f"{b}:{status}/{res['recompute_count']}")
+            if status == "pass":
+                continue
+            count({"mismatch": "mismatches", "violation": "violations",
+                   "infeasible": "infeasible"}.get(status, "failures"))
+            detail = "\n".join([res.get("line", "")] + res["errors"]).strip()
+            if status == "infeasible":
+                detail = (f"budget=min with solver={solver} "
+                          + (f"reports a peak of {minimum} B" if isinstance(mins, tuple)
+                             else f"fails, stating a smallest peak of {minimum - 1} B")
+                          + f" (baseline {baseline} B), but the budget {b} B fails:\n"
+                          + detail)
+            lines.append(f"difftest: program {i} (seed {program.seed}), solver {solver}, "
+                         f"budget {b} (baseline {baseline}, minimum {minimum}): {status}\n"
+                         f"  {' '.join(tester.run_command(path, solver, [b]))}\n"
+                         f"  " + detail.replace("\n", "\n  "))
+            origin = (f"--seed {args.seed} --ops {args.ops[0]}-{args.ops[1]} "
+                      f"(program {i}, budget {b} B)")
+            failing.append((program, solver, b, status, b == minimum,
+                            (b - minimum) / (baseline - minimum), origin))
+        tester.log(f"difftest: program {i} (seed {program.seed}, {program.op_count()} ops), "
+                   f"{solver}: baseline {baseline}, minimum {minimum}: {' '.join(statuses)}")
+    return counts, failing, lines
+
+
 def difftest(args, tester):
     solvers = [x for x in args.solvers.split(",") if x]
     counts = dict(cases=0, mismatches=0, violations=0, failures=0, infeasible=0,
                   min_infeasible=0,
                   recomputed=0, skipped=0, errors=0)
     failing = []
-    for i in range(args.programs):
-        if args.only_program is not None and i != args.only_program:
-            continue
-        program = make_program(args, i)
-        path = os.path.join(tester.work, f"program{i}.mlir")
-        error = tester.differentiate(program, path)
-        if error:
-            counts["errors"] += 1
-            print(f"difftest: program {i} (seed {program.seed}): ckpt-autodiff failed:\n{error}")
-            continue
-        for solver in solvers:
-            mins = tester.minimum(path, solver)
-            if not isinstance(mins, tuple):
-                status = min_status(mins)
-                counts["min_infeasible" if status == "min-infeasible" else "failures"] += 1
-                print(f"difftest: program {i} (seed {program.seed}), solver {solver}: "
-                      f"budget=min failed ({status}):\n  " + mins.replace("\n", "\n  "))
-                failing.append((program, solver, "min", status, True, None,
-                                f"--seed {args.seed} --ops {args.ops[0]}-{args.ops[1]} "
-                                f"(program {i}, budget=min)"))
-                # the error states the smallest peak found and the baseline:
-                # the budgets above that peak are still tested
-                if bounds(mins) is None:
-                    continue
-            baseline, minimum = bounds(mins)
-            if minimum >= baseline:
-                counts["skipped"] += 1
-                tester.log(f"difftest: program {i} (seed {program.seed}), solver {solver}: "
-                           f"no budget below the baseline {baseline}")
-                continue
-            # one seeded stream per program and solver: the same budgets with
-            # --only-program or another list of solvers
-            draws = random.Random(f"{args.seed}:{i}:{solver}")
-            budgets = choose_budgets(draws, baseline, minimum, args.budgets_per_program)
-            results, _ = tester.compare(path, solver, budgets)
-            statuses = []
-            for b in budgets:
-                res = results[b]
-                status = res["status"]
-                counts["cases"] += 1
-                if res["recompute_count"] > 0 and status not in ("failed", "infeasible", "crash"):
-                    counts["recomputed"] += 1
-                statuses.append(f"{b}:{status}/{res['recompute_count']}")
-                if status == "pass":
-                    continue
-                key = {"mismatch": "mismatches", "violation": "violations",
-                       "infeasible": "infeasible"}.get(status, "failures")
-                counts[key] += 1
-                detail = "\n".join([res.get("line", "")] + res["errors"]).strip()
-                if status == "infeasible":
-                    detail = (f"budget=min with solver={solver} "
-                              + (f"reports a peak of {minimum} B" if isinstance(mins, tuple)
-                                 else f"fails, stating a smallest peak of {minimum - 1} B")
-                              + f" (baseline {baseline} B), but the budget {b} B fails:\n"
-                              + detail)
-                print(f"difftest: program {i} (seed {program.seed}), solver {solver}, "
-                      f"budget {b} (baseline {baseline}, minimum {minimum}): {status}\n"
-                      f"  {' '.join(tester.run_command(path, solver, [b]))}\n"
-                      f"  " + detail.replace("\n", "\n  "), flush=True)
-                origin = (f"--seed {args.seed} --ops {args.ops[0]}-{args.ops[1]} "
-                          f"(program {i}, budget {b} B)")
-                failing.append((program, solver, b, status, b == minimum,
-                                (b - minimum) / (baseline - minimum), origin))
-            tester.log(f"difftest: program {i} (seed {program.seed}, {program.op_count()} ops), "
-                       f"{solver}: baseline {baseline}, minimum {minimum}: {' '.join(statuses)}")
+    indices = [i for i in range(args.programs)
+               if args.only_program is None or i == args.only_program]
+    # Programs on --jobs threads (each waits on its own tool processes);
+    # results merged and printed in program order, so the output does not
+    # depend on the number of jobs.
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(check_program, args, tester, i, solvers) for i in indices]
+        for future in futures:
+            program_counts, program_failing, lines = future.result()
+            for key, value in program_counts.items():
+                counts[key] += value
+            failing += program_failing
+            for line in lines:
+                print(line, flush=True)
     if args.save_failures:
         seen = set()
         for program, solver, budget, status, is_min, position, origin in failing:
