@@ -1,5 +1,6 @@
 """python3 -m ckpt.torch.coverage [--models a,b] [--steps 5] [--budget 0.5]
-                                 [--output docs/TorchCoverage.md] [--json rows.json]
+                                 [--amp bf16|f16] [--output docs/TorchCoverage.md]
+                                 [--json rows.json]
 
 The coverage table of ckpt.torch on real models (ckpt.torch.zoo: Hugging
 Face transformers and torchvision from small configs, training mode, no
@@ -18,6 +19,12 @@ dropout). For each model:
   last step and `num_batches_tracked`: ckpt's, eager's, and
   `torch.utils.checkpoint`'s (which runs the forward again during the
   backward and so counts, and updates, twice).
+
+With `--amp bf16` (or `f16`), each row also gets the first step's
+gradients under `torch.autocast` of that dtype, from a TrainStep built
+under it, against eager PyTorch's autocast gradients (normwise; the row
+then also needs them within AMP_TOLERANCE), next to how far eager float32
+is from eager autocast (the narrow type's own error).
 
 Each of the gradients, losses and statistics is also compared with eager
 PyTorch in float64 (the model and inputs converted): on deep BatchNorm
@@ -41,6 +48,10 @@ import time
 #: differences do not grow into different trajectories in a few steps).
 LEARNING_RATE = 0.01
 TOLERANCE = 1e-4
+#: Normwise distance allowed between ckpt's and PyTorch's autocast gradients.
+AMP_TOLERANCE = 1e-2
+#: --amp's names for the autocast dtypes (torch attribute names).
+AMP_DTYPES = {"bf16": "bfloat16", "f16": "float16"}
 #: Rows that take longest (their builds): measured first with --jobs.
 _SLOWEST = ("mobilenet-v2", "resnet18")
 
@@ -89,8 +100,23 @@ def _as_accurate(row, measure):
     return row[f"{measure}_f64"] <= max(TOLERANCE, 2 * row[f"eager_{measure}_f64"])
 
 
-def measure(name, steps=5, budget="0.5", build=None):
-    """One row of the table for ckpt.torch.zoo's `name`, as a dict."""
+def _autocast_gradients(model, inputs, targets, loss_fn, dtype, build):
+    """The first-step gradients of `model` under `torch.autocast` of
+    `dtype` (an AMP_DTYPES name): eager PyTorch's and a TrainStep's (built under autocast), as
+    two lists over the parameters."""
+    import torch
+    from . import TrainStep
+    eager, compiled = copy.deepcopy(model), copy.deepcopy(model)
+    with torch.autocast("cpu", dtype=getattr(torch, AMP_DTYPES[dtype])):
+        loss_fn(eager(*inputs), *targets).backward()
+        TrainStep(compiled, loss_fn, inputs, targets, build=build)(*inputs, *targets)
+    return [[p.grad if p.grad is not None else torch.zeros_like(p) for p in m.parameters()]
+            for m in (eager, compiled)]
+
+
+def measure(name, steps=5, budget="0.5", build=None, amp=None):
+    """One row of the table for ckpt.torch.zoo's `name`, as a dict; `amp`
+    (`bf16`, `f16` or None) adds the autocast gradient check."""
     import torch
     from ..execution import BuildError
     from . import ExportError, TrainStep
@@ -125,6 +151,8 @@ def measure(name, steps=5, budget="0.5", build=None):
                    for key, step_budget in (("none", None), ("remat", budget))}
         try:
             built = {key: future.result() for key, future in futures.items()}
+            if amp:
+                amp_grads = _autocast_gradients(model, inputs, targets, loss_fn, amp, build)
         except RuntimeError as error:
             row["error"] = str(error).splitlines()[0][:300]
             row["exported"] = not isinstance(error, ExportError)
@@ -157,6 +185,10 @@ def measure(name, steps=5, budget="0.5", build=None):
             row["eager_grad_error_f64"] = _normwise(_flat(grads["eager"]), _flat(grads["f64"]))
             row["grads_identical"] = all(torch.equal(a, b) for a, b in zip(grads["none"],
                                                                           grads["remat"]))
+            if amp:
+                row["amp_grad_error"] = _normwise(_flat(amp_grads[1]), _flat(amp_grads[0]))
+                row["amp_eager_f32_error"] = _normwise(_flat(grads["eager"]),
+                                                       _flat(amp_grads[0]))
         for optimizer in optimizers.values():
             optimizer.step()
 
@@ -202,7 +234,8 @@ def measure(name, steps=5, budget="0.5", build=None):
                              == row["tracked_eager"])
     row["passed"] = (row["budget_reached"] and row["identical"]
                      and _as_accurate(row, "grad_error") and _as_accurate(row, "loss_error")
-                     and passed_statistics)
+                     and passed_statistics
+                     and row.get("amp_grad_error", 0.0) <= AMP_TOLERANCE)
     return row
 
 
@@ -225,20 +258,25 @@ def _remat_cell(row):
             f"{row['recompute_count']} recomputed)")
 
 
-def table(rows, steps, budget):
-    """The rows as a Markdown table."""
+def table(rows, steps, budget, amp=None):
+    """The rows as a Markdown table (with the autocast column when `amp`)."""
+    amp_header = (f"| {amp} autocast grad error vs PyTorch autocast (eager f32 vs autocast) "
+                  if amp else "")
     lines = [f"| model | exported | peak MiB | remat peak MiB (budget {budget}) | bit-identical "
              f"| grad error vs eager (ckpt / eager vs f64) "
              f"| loss error vs eager, {steps} steps (ckpt / eager vs f64) "
              f"| BN stats error vs eager (ckpt / eager vs f64) "
-             f"| num_batches_tracked ckpt / eager / checkpoint | passed |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             f"| num_batches_tracked ckpt / eager / checkpoint {amp_header}| passed |",
+             "|---|---|---|---|---|---|---|---|---|" + "---|" * bool(amp) + "---|"]
     for row in rows:
         if "error" in row:
             exported = "yes" if row.get("exported") else "no"
             lines.append(f"| {row['model']} | {exported} | failed: "
-                         f"{row['error'].replace('|', '/')} | | | | | | | no |")
+                         f"{row['error'].replace('|', '/')} | | | | | | " + "| " * bool(amp)
+                         + "| no |")
             continue
+        amp_cell = (f"| {row['amp_grad_error']:.1e} ({row['amp_eager_f32_error']:.1e}) "
+                    if amp else "")
         statistics = (_error_cell(row, "statistics_error") if "statistics_error" in row
                       else "-")
         tracked = (f"{row['tracked_ckpt']} / {row['tracked_eager']} / "
@@ -248,16 +286,16 @@ def table(rows, steps, budget):
             f"| {_mib(row['peak_bytes'])} | {_remat_cell(row)} "
             f"| {'yes' if row['identical'] else 'no'} "
             f"| {_error_cell(row, 'grad_error')} | {_error_cell(row, 'loss_error')} "
-            f"| {statistics} | {tracked} "
+            f"| {statistics} | {tracked} {amp_cell}"
             f"| {'yes' if row['passed'] else 'no'} |")
     return "\n".join(lines) + "\n"
 
 
-def _timed_row(name, steps, budget, build):
+def _timed_row(name, steps, budget, build, amp=None):
     import torch
     torch.set_num_threads(1)
     start = time.perf_counter()
-    row = measure(name, steps=steps, budget=budget, build=build)
+    row = measure(name, steps=steps, budget=budget, build=build, amp=amp)
     row["seconds"] = time.perf_counter() - start
     return row
 
@@ -281,6 +319,9 @@ def main(argv=None):
     parser.add_argument("--build", help="ckpt's build directory (default: CKPT_BUILD_DIR)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="models measured at once, each in its own process")
+    parser.add_argument("--amp", choices=sorted(AMP_DTYPES),
+                        help="also compare the gradients under torch.autocast of this dtype "
+                             "with PyTorch's autocast")
     args = parser.parse_args(argv)
     names = [n for n in args.models.split(",") if n]
     unknown = [n for n in names if n not in ZOO]
@@ -294,19 +335,22 @@ def main(argv=None):
         # The convolutional networks take longest: started first.
         order = sorted(names, key=lambda n: n not in _SLOWEST)
         with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=context) as pool:
-            futures = {name: pool.submit(_timed_row, name, args.steps, args.budget, args.build)
+            futures = {name: pool.submit(_timed_row, name, args.steps, args.budget, args.build,
+                                          args.amp)
                        for name in order}
             rows = [_reported(futures[name].result()) for name in names]
     else:
         for name in names:
-            rows.append(_reported(_timed_row(name, args.steps, args.budget, args.build)))
-    text = table(rows, args.steps, args.budget)
+            rows.append(_reported(_timed_row(name, args.steps, args.budget, args.build,
+                                             args.amp)))
+    text = table(rows, args.steps, args.budget, args.amp)
     print(text)
     if args.output:
         with open(args.output, "w") as f:
             f.write("# ckpt.torch on real models\n\n"
                     "Generated by `python3 -m ckpt.torch.coverage --output "
-                    "docs/TorchCoverage.md` (models: `ckpt.torch.zoo`, small configs, training "
+                    "docs/TorchCoverage.md" + (f" --amp {args.amp}" if args.amp else "")
+                    + "` (models: `ckpt.torch.zoo`, small configs, training "
                     "mode, dropout 0, SGD at lr "
                     f"{LEARNING_RATE}, one thread; see the module's documentation for what "
                     "each column measures).\n\n" + text)
