@@ -1,8 +1,10 @@
-//===- LegalizeNarrowFloatCasts.cpp - bf16 casts as integer arithmetic -------------===//
+//===- LegalizeNarrowFloatCasts.cpp - bf16/f16 casts LLVM can lower -------===//
 //
-// Implements `ckpt-legalize-narrow-float-casts`: `arith.extf` from and `arith.truncf`
-// to bf16 become integer shifts and rounding (upstream's bf16 expansion
-// patterns alone), so the CPU build needs no compiler-rt/libgcc bf16 helper.
+// Implements `ckpt-legalize-narrow-float-casts`: `arith.extf` from and
+// `arith.truncf` to bf16 become integer shifts and rounding (upstream's bf16
+// expansion patterns alone), so the CPU build needs no compiler-rt/libgcc
+// bf16 helper, and the remaining narrow float casts lose the fastmath flags
+// that LLVM's fpext/fptrunc cannot take.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +28,8 @@ using namespace mlir;
 namespace {
 
 struct LegalizeNarrowFloatCastsPass
-    : public mlir::ckpt::impl::LegalizeNarrowFloatCastsPassBase<LegalizeNarrowFloatCastsPass> {
+    : public mlir::ckpt::impl::LegalizeNarrowFloatCastsPassBase<
+          LegalizeNarrowFloatCastsPass> {
   void runOnOperation() override {
     // Most programs have no narrow float: nothing to drive patterns over.
     auto isNarrowCast = [](Operation *op) {

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define DEBUG_TYPE "ckpt-widen-accumulators"
@@ -51,8 +52,8 @@ struct PayloadWidening {
 /// (so that a contraction multiplies its narrow inputs exactly, in f32, as
 /// upstream's mixed-precision named ops do); failure when one of them is
 /// computed by an op that has no f32 form here.
-FailureOr<PayloadWidening> analyzePayload(Block &body,
-                                          ArrayRef<BlockArgument> accumulators) {
+FailureOr<PayloadWidening>
+analyzePayload(Block &body, ArrayRef<BlockArgument> accumulators) {
   PayloadWidening widening;
   widening.wide.insert(accumulators.begin(), accumulators.end());
   llvm::DenseSet<Operation *> wideOps;
@@ -118,15 +119,15 @@ void buildWidePayload(OpBuilder &builder, Location loc, Block &original,
   mapping.map(original.getArguments(), arguments);
   auto wideOperand = [&](Value value) {
     Value mapped = mapping.lookupOrDefault(value);
-    return isNarrowFloat(mapped.getType()) ? castFloat(builder, loc, mapped, f32)
-                                           : mapped;
+    return isNarrowFloat(mapped.getType())
+               ? castFloat(builder, loc, mapped, f32)
+               : mapped;
   };
   for (Operation &op : original.without_terminator()) {
-    bool widenResult = op.getNumResults() == 1 &&
-                       widening.wide.contains(op.getResult(0));
-    bool readsWide = llvm::any_of(op.getOperands(), [&](Value v) {
-      return widening.wide.contains(v);
-    });
+    bool widenResult =
+        op.getNumResults() == 1 && widening.wide.contains(op.getResult(0));
+    bool readsWide = llvm::any_of(
+        op.getOperands(), [&](Value v) { return widening.wide.contains(v); });
     if (!widenResult && !readsWide) {
       builder.clone(op, mapping);
       continue;
@@ -135,10 +136,10 @@ void buildWidePayload(OpBuilder &builder, Location loc, Block &original,
       // The operand is already f32: an extension to f32 and a rounding
       // back to the narrow type are both the value itself.
       Value operand = mapping.lookupOrDefault(op.getOperand(0));
-      mapping.map(op.getResult(0),
-                  widenResult ? operand
-                              : castFloat(builder, loc, operand,
-                                          op.getResult(0).getType()));
+      mapping.map(op.getResult(0), widenResult
+                                       ? operand
+                                       : castFloat(builder, loc, operand,
+                                                   op.getResult(0).getType()));
       continue;
     }
     // Operands first: their extensions must come before the op.
@@ -155,67 +156,53 @@ void buildWidePayload(OpBuilder &builder, Location loc, Block &original,
   }
   auto yield = cast<linalg::YieldOp>(original.getTerminator());
   SmallVector<Value> yielded;
-  for (auto [value, argument] :
-       llvm::zip(yield.getValues(),
-                 arguments.take_back(yield.getNumOperands())))
-    yielded.push_back(
-        castFloat(builder, loc, mapping.lookupOrDefault(value), argument.getType()));
+  for (auto [value, argument] : llvm::zip(
+           yield.getValues(), arguments.take_back(yield.getNumOperands())))
+    yielded.push_back(castFloat(builder, loc, mapping.lookupOrDefault(value),
+                                argument.getType()));
   linalg::YieldOp::create(builder, loc, yielded);
 }
 
-/// \p init (a narrow tensor) as an f32 tensor: a fill of the widened value
-/// when \p init is a fill, else an elementwise extension.
-Value widenInit(RewriterBase &rewriter, Location loc, Value init) {
-  auto type = cast<RankedTensorType>(init.getType());
-  auto wideType = type.clone(rewriter.getF32Type());
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, init);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
-                                        rewriter.getF32Type());
-  std::optional<Value> fillValue;
-  if (auto producer = init.getDefiningOp<linalg::LinalgOp>()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(producer.getOperation()))
-      fillValue = fill.value();
-    else if (auto generic = dyn_cast<linalg::GenericOp>(producer.getOperation()))
-      fillValue = linalg::isaFillOpInterface(generic);
-  }
-  if (fillValue && isa<FloatType>(fillValue->getType())) {
-    Value scalar = castFloat(rewriter, loc, *fillValue, rewriter.getF32Type());
-    return linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0);
-  }
+/// \p source (a float tensor) cast elementwise to \p elementType, into a
+/// new tensor.
+Value castElementwise(RewriterBase &rewriter, Location loc, Value source,
+                      Type elementType) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, source);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, elementType);
   unsigned rank = type.getRank();
   SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{wideType}, ValueRange{init},
-             ValueRange{empty}, maps, iterators,
+             rewriter, loc, TypeRange{type.clone(elementType)},
+             ValueRange{source}, ValueRange{empty}, maps, iterators,
              [&](OpBuilder &b, Location nested, ValueRange args) {
                linalg::YieldOp::create(
-                   b, nested,
-                   castFloat(b, nested, args[0], b.getF32Type()));
+                   b, nested, castFloat(b, nested, args[0], elementType));
              })
       .getResult(0);
 }
 
-/// \p wide (an f32 tensor) rounded elementwise to \p narrowType.
-Value roundToNarrow(RewriterBase &rewriter, Location loc, Value wide,
-                    RankedTensorType narrowType) {
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, wide);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
-                                        narrowType.getElementType());
-  unsigned rank = narrowType.getRank();
-  SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{narrowType}, ValueRange{wide},
-             ValueRange{empty}, maps, iterators,
-             [&](OpBuilder &b, Location nested, ValueRange args) {
-               linalg::YieldOp::create(
-                   b, nested,
-                   castFloat(b, nested, args[0], narrowType.getElementType()));
-             })
-      .getResult(0);
+/// \p init (a narrow tensor) as an f32 tensor: a fill of the widened value
+/// when \p init is a fill, else an elementwise extension.
+Value widenInit(RewriterBase &rewriter, Location loc, Value init) {
+  Type f32 = rewriter.getF32Type();
+  std::optional<Value> fillValue;
+  if (auto producer = init.getDefiningOp<linalg::LinalgOp>()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(producer.getOperation()))
+      fillValue = fill.value();
+    else if (auto generic =
+                 dyn_cast<linalg::GenericOp>(producer.getOperation()))
+      fillValue = linalg::isaFillOpInterface(generic);
+  }
+  if (!fillValue || !isa<FloatType>(fillValue->getType()))
+    return castElementwise(rewriter, loc, init, f32);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, init);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, f32);
+  Value scalar = castFloat(rewriter, loc, *fillValue, f32);
+  return linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0);
 }
 
 /// Rewrites a reduction into narrow floats to accumulate in f32.
@@ -268,9 +255,9 @@ struct WidenNarrowReduction : public OpRewritePattern<linalg::GenericOp> {
         replacements.push_back(result);
         continue;
       }
-      Value rounded = roundToNarrow(
+      Value rounded = castElementwise(
           rewriter, loc, result,
-          cast<RankedTensorType>(op.getResult(replacements.size()).getType()));
+          getElementTypeOrSelf(op.getResult(replacements.size()).getType()));
       CkptDialect::copyAnnotations(op, rounded.getDefiningOp());
       replacements.push_back(rounded);
     }
