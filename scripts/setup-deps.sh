@@ -47,13 +47,6 @@ if ((${#python_missing[@]})); then
   echo "setup-deps: installing ${python_missing[*]} with pip"
   python3 -m pip install -q --disable-pip-version-check "${python_missing[@]}"
 fi
-# pytest-xdist: scripts/test.sh runs python/tests on every core (most tests
-# wait on one single-threaded ckpt-compile at a time). About 13 s here.
-xdist_version=3.8.0
-if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('pytest-xdist') != '$xdist_version')" 2>/dev/null; then
-  echo "setup-deps: installing pytest-xdist $xdist_version with pip"
-  python3 -m pip install -q --disable-pip-version-check "pytest-xdist==$xdist_version"
-fi
 
 # The PyTorch frontend (python/ckpt/torch): torch from the package index and
 # torch-mlir's FX importer. torch-mlir's nightly wheel pins an older torch;
