@@ -253,6 +253,11 @@ def test_unsupported_constructs_name_op_and_module(op, aten, problem):
     assert "\n" not in message and len(message) < 400
 
 
+#: Normwise distance from float64 that float32 rounding alone reaches on the
+#: zoo's random-init BatchNorm networks (see the coverage test).
+FLOAT32_NOISE = 5e-3
+
+
 def test_coverage_table_on_real_models(tmp_path):
     """The coverage table's rows (ckpt.torch.zoo: transformers and
     torchvision models from small configs): exported, bit-identical between
@@ -281,13 +286,16 @@ def test_coverage_table_on_real_models(tmp_path):
         if "tracked_ckpt" in row:
             assert row["tracked_ckpt"] == row["tracked_remat"] == row["tracked_eager"] == 5
             assert row["tracked_checkpoint"] == 10
-            # float32 itself is imprecise here (eager float32 is 2e-3 to
-            # 4e-2 from float64): no worse than five times eager's error.
-            # The table's stricter twice fails MobileNetV2's gradients
-            # (3.5 times: its depthwise filter gradients sum 16k products
-            # in one float32 loop).
+            # float32 itself is imprecise here (eager float32 is 4e-4 to
+            # 4e-2 from float64, varying from run to run: ResNet-18's
+            # gradients 2.3e-3 in one run, 4.2e-4 in another, while ckpt's
+            # stayed at 2.1e-3 to 3.0e-3): no worse than five times eager's
+            # error or than FLOAT32_NOISE, whichever is larger. A wrong
+            # gradient is off by order one. The table's stricter twice
+            # fails MobileNetV2's gradients (3.5 times: its depthwise filter
+            # gradients sum 16k products in one float32 loop).
             for measure in ("grad_error", "loss_error", "statistics_error"):
-                assert row[f"{measure}_f64"] <= max(coverage.TOLERANCE,
+                assert row[f"{measure}_f64"] <= max(coverage.TOLERANCE, FLOAT32_NOISE,
                                                     5 * row[f"eager_{measure}_f64"]), \
                     (name, measure)
         else:
