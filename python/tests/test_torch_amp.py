@@ -134,7 +134,7 @@ def test_f16_grad_scaler_skips_overflowing_steps_like_eager():
             scaler.step(optimizer)
             scaler.update()
             scales.append(scaler.get_scale())
-            losses.append(float(loss))
+            losses.append(float(loss.detach()))
             if index == 0:
                 after_first = copy.deepcopy(model.state_dict())
         return scales, losses, after_first, step
