@@ -40,26 +40,19 @@ bool isWidenableArithmetic(Operation *op) {
              arith::MinNumFOp, arith::NegFOp, arith::SelectOp>(op);
 }
 
-/// Which values of a payload compute in f32 once the accumulators do.
-struct PayloadWidening {
-  /// Values of the original payload whose widened counterpart is f32 where
-  /// they were narrow.
-  llvm::DenseSet<Value> wide;
-};
-
-/// The payload values that depend on the accumulators \p accumulators (the
+/// The payload values that compute in f32 once the accumulators do: those
+/// that depend on the accumulators \p accumulators (the
 /// block arguments of the outputs to widen), plus the products feeding them
 /// (so that a contraction multiplies its narrow inputs exactly, in f32, as
 /// upstream's mixed-precision named ops do); failure when one of them is
 /// computed by an op that has no f32 form here.
-FailureOr<PayloadWidening>
+FailureOr<llvm::DenseSet<Value>>
 analyzePayload(Block &body, ArrayRef<BlockArgument> accumulators) {
-  PayloadWidening widening;
-  widening.wide.insert(accumulators.begin(), accumulators.end());
+  llvm::DenseSet<Value> wide(accumulators.begin(), accumulators.end());
   llvm::DenseSet<Operation *> wideOps;
   for (Operation &op : body.without_terminator()) {
     if (llvm::none_of(op.getOperands(),
-                      [&](Value v) { return widening.wide.contains(v); }))
+                      [&](Value v) { return wide.contains(v); }))
       continue;
     if (isa<arith::CmpFOp>(op)) {
       wideOps.insert(&op); // compares widened operands; its i1 stays as is
@@ -70,33 +63,33 @@ analyzePayload(Block &body, ArrayRef<BlockArgument> accumulators) {
         return failure();
       wideOps.insert(&op);
       if (extend.getType().isF32())
-        widening.wide.insert(extend.getResult());
+        wide.insert(extend.getResult());
       continue;
     }
     if (auto truncate = dyn_cast<arith::TruncFOp>(op)) {
       if (!isNarrowFloat(truncate.getType()))
         return failure();
       wideOps.insert(&op);
-      widening.wide.insert(truncate.getResult());
+      wide.insert(truncate.getResult());
       continue;
     }
     if (!isWidenableArithmetic(&op) || op.getNumResults() != 1 ||
         !isNarrowFloat(op.getResult(0).getType()))
       return failure();
     wideOps.insert(&op);
-    widening.wide.insert(op.getResult(0));
+    wide.insert(op.getResult(0));
   }
   // Narrow products read only by widened ops are computed in f32 too.
   for (Operation &op : body.without_terminator()) {
     auto product = dyn_cast<arith::MulFOp>(op);
-    if (!product || widening.wide.contains(product.getResult()) ||
+    if (!product || wide.contains(product.getResult()) ||
         !isNarrowFloat(product.getType()) || product->use_empty())
       continue;
     if (llvm::all_of(product->getUsers(),
                      [&](Operation *user) { return wideOps.contains(user); }))
-      widening.wide.insert(product.getResult());
+      wide.insert(product.getResult());
   }
-  return widening;
+  return wide;
 }
 
 /// \p value (of the rewritten payload) as type \p type: extended or
@@ -111,9 +104,9 @@ Value castFloat(OpBuilder &builder, Location loc, Value value, Type type) {
 }
 
 /// Builds the payload of the widened op: the original payload with every
-/// value of \p widening computed in f32.
+/// value of \p wide computed in f32.
 void buildWidePayload(OpBuilder &builder, Location loc, Block &original,
-                      ValueRange arguments, const PayloadWidening &widening) {
+                      ValueRange arguments, const llvm::DenseSet<Value> &wide) {
   Type f32 = builder.getF32Type();
   IRMapping mapping;
   mapping.map(original.getArguments(), arguments);
@@ -125,9 +118,9 @@ void buildWidePayload(OpBuilder &builder, Location loc, Block &original,
   };
   for (Operation &op : original.without_terminator()) {
     bool widenResult =
-        op.getNumResults() == 1 && widening.wide.contains(op.getResult(0));
-    bool readsWide = llvm::any_of(
-        op.getOperands(), [&](Value v) { return widening.wide.contains(v); });
+        op.getNumResults() == 1 && wide.contains(op.getResult(0));
+    bool readsWide = llvm::any_of(op.getOperands(),
+                                  [&](Value v) { return wide.contains(v); });
     if (!widenResult && !readsWide) {
       builder.clone(op, mapping);
       continue;
@@ -229,8 +222,9 @@ struct WidenNarrowReduction : public OpRewritePattern<linalg::GenericOp> {
     }
     if (accumulators.empty())
       return rewriter.notifyMatchFailure(op, "no narrow float accumulator");
-    FailureOr<PayloadWidening> widening = analyzePayload(body, accumulators);
-    if (failed(widening))
+    FailureOr<llvm::DenseSet<Value>> wideValues =
+        analyzePayload(body, accumulators);
+    if (failed(wideValues))
       return rewriter.notifyMatchFailure(
           op, "the accumulation goes through an op with no f32 form here");
 
@@ -245,7 +239,7 @@ struct WidenNarrowReduction : public OpRewritePattern<linalg::GenericOp> {
         rewriter, loc, resultTypes, op.getDpsInputs(), inits,
         op.getIndexingMapsArray(), op.getIteratorTypesArray(),
         [&](OpBuilder &b, Location nested, ValueRange args) {
-          buildWidePayload(b, nested, body, args, *widening);
+          buildWidePayload(b, nested, body, args, *wideValues);
         });
     CkptDialect::copyAnnotations(op, wideOp);
 
