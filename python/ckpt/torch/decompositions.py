@@ -176,10 +176,10 @@ def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride
 
 def _without_autocast(decomposition):
     """`decomposition` run with autocast off: it computes the op it replaces
-    in the dtypes that op was given. Under `torch.autocast` the backward is
-    traced with autocast on, and the embedding gradient's matmul would
-    otherwise be cast to bf16 (eager's embedding_dense_backward is not
-    autocast: it sums in the gradient's dtype)."""
+    in the dtypes that op was given. Ops of the forward are traced inside
+    the caller's autocast region, and a decomposition's own matmuls would
+    otherwise be cast again (the embedding gradient's one-hot matmul came out
+    bf16; eager's embedding_dense_backward sums in the gradient's dtype)."""
     import functools
 
     import torch
