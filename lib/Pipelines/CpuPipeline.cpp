@@ -90,6 +90,9 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   } else {
     pm.addPass(createConvertLinalgToLoopsPass());
   }
+  // One function per loop nest: LLVM optimizes each in time linear in the
+  // step.
+  pm.addPass(ckpt::createOutlineLoopNestsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -4,7 +4,7 @@
 // Tests that the CPU pipeline lowers linalg on tensors with a recompute
 // region, softmax and erf to LLVM only, routes allocation through the
 // runtime's generic aligned hooks, calls libm for erf and inlines private
-// helpers.
+// helpers; each loop nest is a function of its own, called from the step.
 // CHECK-NOT:   ckpt.recompute
 // CHECK-NOT:   linalg.
 // CHECK-NOT:   func.func
@@ -12,15 +12,18 @@
 // CHECK-DAG:   llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
 // CHECK-DAG:   llvm.func @erff(f32) -> f32
 // CHECK-NOT:   llvm.func @helper
-// CHECK:       llvm.func @step
-// CHECK:         llvm.call @_mlir_memref_to_llvm_aligned_alloc
+// CHECK:       llvm.func internal @step__nest{{[0-9]+}}({{.*}}) attributes {passthrough = ["noinline"]
 // CHECK:         llvm.call @erff
+// CHECK:       llvm.func @step(
+// CHECK:         llvm.call @_mlir_memref_to_llvm_aligned_alloc
+// CHECK:         llvm.call @step__nest{{[0-9]+}}(
 // CHECK:         llvm.call @_mlir_memref_to_llvm_free
 
 // Tests that the pipeline lowers fully with fusion turned off too.
 // NOFUSE-NOT:  linalg.
-// NOFUSE:      llvm.func @step
+// NOFUSE:      llvm.func internal @step__nest
 // NOFUSE:        llvm.call @erff
+// NOFUSE:      llvm.func @step(
 
 #id = affine_map<(i, j) -> (i, j)>
 

@@ -100,6 +100,12 @@ static cl::list<std::string> sharedLibs(
     cl::desc("Libraries the module calls into (default: the MLIR runner "
              "utilities, for printMemref and friends)"),
     cl::CommaSeparated, cl::cat(runCategory));
+static cl::opt<unsigned> optLevel(
+    "opt-level",
+    cl::desc("LLVM optimization level of the JIT, 0 to 3 (default 2, as "
+             "ckpt-compile; 0 compiles fastest, for checks of outputs and "
+             "peaks rather than of speed)"),
+    cl::init(2), cl::cat(runCategory));
 static cl::opt<std::string>
     dumpOutputs("dump-outputs",
                 cl::desc("Write the raw bytes of every output to this file"),
@@ -338,8 +344,11 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
       mlir::ckpt::tools::createHostTargetMachine();
   if (!hostMachine)
     fail(llvm::toString(hostMachine.takeError()));
-  auto transformer = makeOptimizingTransformer(2, 0, hostMachine->get());
+  auto transformer =
+      makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, hostMachine->get());
   engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(optLevel.getValue());
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(module, engineOptions);
   if (!engine)
@@ -537,6 +546,8 @@ int runTool(int argc, char **argv) {
          "takes no --num-threads above 1");
   if (iterations == 0)
     fail("--iterations must be at least 1");
+  if (optLevel > 3)
+    fail("--opt-level must be 0, 1, 2 or 3");
 
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -360,6 +360,55 @@ def InlineAllocaScopesPass : Pass<"ckpt-inline-alloca-scopes"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def OutlineLoopNestsPass : Pass<"ckpt-outline-loop-nests", "ModuleOp"> {
+  let summary = "Outline each top-level loop nest of a function into a "
+                "function of its own";
+  let description = [{
+    A training step lowered to loops is one function with a loop nest per
+    op: thousands of loops for a real network. LLVM's loop passes
+    (`indvars`, `loop-rotate`) take time that grows with the size of the
+    function for every loop they visit, so a step of a few thousand nests
+    spends minutes in them. Each op with regions and no results directly in
+    a function's body (an `scf.for` or `scf.parallel` nest, an
+    `omp.parallel` region, an alloca scope) is moved into a private
+    function, `@<function>__nest<N>`, with internal linkage and LLVM's
+    `noinline`, and called in its place; LLVM then optimizes each nest on
+    its own, in time linear in the step. A function whose only work is one
+    nest (an outlined one) stays as it is.
+
+    The captured values (buffers, sizes, scalars) become the arguments;
+    constants are cloned into the new function, so loop bounds and steps
+    stay constants. Allocations and frees stay where they were (inside a
+    nest they move with it): the memory the step allocates, and its peak,
+    do not change.
+
+    `ckpt-cpu-pipeline` runs it once the ops are loops.
+
+    Example:
+
+    ```mlir
+    func.func @step(%a: memref<64xf32>) {
+      scf.for %i = %c0 to %c64 step %c1 { ... %a ... }
+      return
+    }
+    // becomes:
+    func.func private @step__nest0(%a: memref<64xf32>)
+        attributes {llvm.linkage = #llvm.linkage<internal>,
+                    passthrough = ["noinline"]} {
+      %c0 = arith.constant 0 : index  // (and %c1, %c64)
+      scf.for %i = %c0 to %c64 step %c1 { ... %a ... }
+      return
+    }
+    func.func @step(%a: memref<64xf32>) {
+      call @step__nest0(%a) : (memref<64xf32>) -> ()
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def StridedCopiesToLinalgPass : Pass<"ckpt-strided-copies-to-linalg"> {
   let summary = "Turn memref.copy ops that are not one contiguous block into "
                 "linalg.copy";

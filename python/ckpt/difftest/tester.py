@@ -128,10 +128,11 @@ def run(cmd, **kwargs):
 
 
 class Tester:
-    def __init__(self, tools, time_limit, work, verbose=False):
+    def __init__(self, tools, time_limit, work, verbose=False, opt_level=0):
         self.opt = tools["ckpt-opt"]
         self.run = tools["ckpt-run"]
         self.time_limit = time_limit
+        self.opt_level = opt_level
         self.work = work
         self.verbose = verbose
 
@@ -168,7 +169,7 @@ class Tester:
 
     def run_command(self, path, solver, budgets):
         cmd = [self.run, path, "--entry=loss_grad", "--iterations=1", "--compare",
-               f"--remat-solver={solver}",
+               f"--opt-level={self.opt_level}", f"--remat-solver={solver}",
                "--remat-budget=" + ",".join(str(b) for b in budgets)]
         if self.time_limit is not None:
             cmd.append(f"--remat-time-limit={self.time_limit}")
@@ -354,7 +355,8 @@ class Tester:
                 header += [min_run, f"// MIN: \"peak_bytes\": {found[1]},"]
             header += [
                 f"// RUN: ckpt-run %s --entry=loss_grad --iterations=1 --compare "
-                f"--remat-solver={solver} --remat-budget={budget}{limit} | FileCheck %s",
+                f"--opt-level={self.opt_level} --remat-solver={solver} "
+                f"--remat-budget={budget}{limit} | FileCheck %s",
                 "// CHECK: outputs_identical=yes within_budget=yes",
             ]
         with open(path, "w") as f:
@@ -429,6 +431,10 @@ def parse_args(argv):
     p.add_argument("--generate-only", action="store_true",
                    help="only check that every program differentiates and runs, with "
                         "finite outputs")
+    p.add_argument("--opt-level", type=int, default=0, choices=range(4),
+                   help="ckpt-run's JIT optimization level (default 0: the checks are "
+                        "of outputs and peaks, and the JIT at -O2 takes most of a "
+                        "case's time)")
     p.add_argument("--jobs", type=int, default=1,
                    help="programs checked at once (default 1)")
     p.add_argument("--verbose", "-v", action="store_true", help="a line per program and solver")
@@ -628,7 +634,7 @@ def main(argv=None):
     args = parse_args(argv)
     tools = find_tools(args.build, {"ckpt-opt": args.ckpt_opt, "ckpt-run": args.ckpt_run})
     with tempfile.TemporaryDirectory(prefix="ckpt-difftest-") as work:
-        tester = Tester(tools, args.time_limit, work, args.verbose)
+        tester = Tester(tools, args.time_limit, work, args.verbose, args.opt_level)
         status = generate_only(args, tester) if args.generate_only else difftest(args, tester)
         tester.log("difftest: seconds per tool: " + ", ".join(
             f"{k} {v:.1f}" for k, v in sorted(TOOL_SECONDS.items())))
