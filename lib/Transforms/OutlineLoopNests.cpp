@@ -23,8 +23,8 @@ using namespace mlir;
 namespace {
 
 /// Whether `op`, directly in a function's body, is a nest to outline: it has
-/// regions, no results, and reads values from above (so it is not already a
-/// function-like op of its own).
+/// regions and no results, and is not isolated from above (a function-like
+/// op of its own).
 bool isOutlinableNest(Operation &op) {
   return op.getNumRegions() > 0 && op.getNumResults() == 0 &&
          !op.hasTrait<OpTrait::IsIsolatedFromAbove>() &&
