@@ -135,13 +135,13 @@ def main():
             fraction = round(rng.uniform(0.75, 0.98), 2)
             # -O0: the checks are of outputs and peaks, and -O2 JIT time
             # would dominate the test.
-            base = run([args.ckpt_run, path, f"--entry={entry}", "--iterations=1",
-                        "--opt-level=0"])
+            ckpt_run = [args.ckpt_run, path, f"--entry={entry}", "--iterations=1",
+                        "--opt-level=0"]
+            base = run(ckpt_run)
             if base.returncode:
                 sys.exit(f"case {case}: the baseline failed:\n{base.stderr}\n{program}")
             base_peak, base_sums = parse(base.stdout)
-            remat = run([args.ckpt_run, path, f"--entry={entry}", "--iterations=1",
-                         "--opt-level=0", f"--remat-budget={fraction}"])
+            remat = run(ckpt_run + [f"--remat-budget={fraction}"])
             counts["cases"] += 1
             if remat.returncode:
                 if "below the smallest peak found" in remat.stderr:
