@@ -333,6 +333,11 @@ void TimelineBuilder::createBuffers(func::FuncOp func) {
       }
     if (buffer.isArgument)
       buffer.lastUsePoint = endPoint;
+    // The caller allocates the results before the call (IREE does).
+    if (buffer.isReturned && !buffer.isArgument &&
+        timeline.function->hasAttr(
+            CkptDialect::getResultsPreallocatedAttrName()))
+      buffer.allocationPoint = 0;
 
     unsigned index = timeline.buffers.size();
     for (Value v : members)

@@ -251,11 +251,19 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
     graph.nodeOfOp[op] = node;
   }
 
-  // Bytes: the allocations rooted in the node.
+  // Bytes: the allocations rooted in the node. Results the caller
+  // allocates before the call are alive throughout, like the arguments.
+  bool resultsPreallocated =
+      func->hasAttr(CkptDialect::getResultsPreallocatedAttrName());
+  uint64_t residentBytes = timeline.getArgumentBytes();
   SmallVector<uint64_t> bytes(numNodes, 0);
   for (const TimelineBuffer &buffer : timeline.getBuffers()) {
     if (buffer.isArgument)
       continue;
+    if (resultsPreallocated && buffer.isReturned) {
+      residentBytes += buffer.allocationBytes;
+      continue;
+    }
     Operation *def = buffer.root.getDefiningOp();
     if (!def)
       continue;
@@ -313,9 +321,8 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
   llvm::sort(edges);
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 
-  llvm::Expected<planner::RematProblem> problem = planner::RematProblem::create(
-      std::move(nodes), edges,
-      static_cast<uint64_t>(timeline.getArgumentBytes()));
+  llvm::Expected<planner::RematProblem> problem =
+      planner::RematProblem::create(std::move(nodes), edges, residentBytes);
   if (!problem) {
     emitError(getFunctionDiagnosticLoc(func))
         << "ckpt-remat: cannot plan @" << func.getSymName() << ": "

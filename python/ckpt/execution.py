@@ -115,17 +115,25 @@ def input_bytes(step):
 
 def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=None,
         solver="auto", policy=None, build=None, gemm="codegen", threads=1):
-    """Compiles `entry` of `module` (MLIR text) for `backend` (`cpu` or
-    `cuda`), rematerialized to `budget` when given, runs it `iterations`
+    """Compiles `entry` of `module` (MLIR text) for `backend` (`cpu`,
+    `cuda` or `iree-cpu`), rematerialized to `budget` when given, runs it `iterations`
     times on `inputs` (numpy arrays or torch tensors; default: ckpt-run's
     inputs for `seed`) and returns a RunResult. `gemm="blas"` runs the CPU
     build's f32/f64 matmuls through oneDNN/OpenBLAS (ckpt-cpu-pipeline's gemm);
     `threads` is the CPU step's thread count (its GEMMs and, above 1, its
-    parallel loops on an OpenMP team). Compilation errors raise
+    parallel loops on an OpenMP team). With `iree-cpu`, ckpt-compile hands
+    the step to IREE's CPU backend and the budget is a fraction (or bytes)
+    of IREE's own measured peak; `peak_bytes` is the DEVICE_LOCAL peak
+    iree-run-module measured for the build, `report["iree"]` IREE's
+    figures, and `gemm` and
+    `threads` do not apply. Compilation errors raise
     BuildError (a RuntimeError) with ckpt-compile's diagnostics and, for a
     budget no schedule meets, its kind and the smallest peak found."""
     if iterations < 1:
         raise ValueError("iterations must be at least 1")
+    if backend == "iree-cpu":
+        return _run_iree(module, entry, inputs, seed, iterations, budget, solver, policy,
+                         build)
     with tempfile.TemporaryDirectory(prefix="ckpt-run-") as work:
         library, report = build_library(module, entry, work, backend=backend, budget=budget,
                                         solver=solver, policy=policy, build=build, gemm=gemm,
@@ -141,3 +149,16 @@ def run(module, entry, backend="cpu", inputs=None, seed=1, iterations=5, budget=
         return RunResult(outputs=outputs, peak_bytes=step_peak + input_bytes(step),
                          step_peak_bytes=step_peak,
                          step_time_s=statistics.median(seconds), report=report)
+
+
+def _run_iree(module, entry, inputs, seed, iterations, budget, solver, policy, build):
+    """ckpt.run for backend='iree-cpu' (ckpt.iree_step)."""
+    from .iree_step import build_module, run_module
+    with tempfile.TemporaryDirectory(prefix="ckpt-run-") as work:
+        vmfb, report = build_module(module, entry, work, budget=budget, solver=solver,
+                                    policy=policy, build=build)
+        outputs, seconds = run_module(vmfb, entry, report["iree"]["arguments"],
+                                      inputs=inputs, seed=seed, iterations=iterations)
+    peak = report["iree"]["peak_bytes"]
+    return RunResult(outputs=outputs, peak_bytes=peak, step_peak_bytes=peak,
+                     step_time_s=seconds, report=report if budget is not None else None)

@@ -14,11 +14,13 @@
 
 #include "EntryModule.h"
 #include "HostTarget.h"
+#include "IreeBackend.h"
 #include "RuntimeLibrary.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Remat/RematOptions.h"
 #include "ckpt/Support/LargeStack.h"
+#include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -62,9 +64,11 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::cat(compileCategory));
 static cl::opt<std::string>
     backend("backend",
-            cl::desc("Target: cpu (ckpt-cpu-pipeline) or cuda "
+            cl::desc("Target: cpu (ckpt-cpu-pipeline), cuda "
                      "(ckpt-gpu-pipeline: kernels embedded as cubins, cuBLAS "
-                     "GEMMs, managed buffers counted as device memory)"),
+                     "GEMMs, managed buffers counted as device memory) or "
+                     "iree-cpu (iree-compile's CPU backend: an IREE module, "
+                     "the budget held in IREE's measured peak)"),
             cl::init("cpu"), cl::cat(compileCategory));
 static cl::opt<std::string>
     chip("chip", cl::desc("GPU architecture of the cubins (--backend=cuda)"),
@@ -107,6 +111,18 @@ static cl::opt<bool> keepTemporaries("keep-temps",
                                      cl::desc("Keep the generated C and the "
                                               "object (prints their paths)"),
                                      cl::init(false), cl::cat(compileCategory));
+static cl::opt<std::string>
+    ireeCompile("iree-compile",
+                cl::desc("--backend=iree-cpu: the iree-compile to use "
+                         "(default: the one on the PATH)"),
+                cl::value_desc("path"), cl::init(""), cl::cat(compileCategory));
+static cl::opt<std::string>
+    ireeRunModule("iree-run-module",
+                  cl::desc("--backend=iree-cpu: the iree-run-module that "
+                           "measures each candidate's peak (default: the "
+                           "one on the PATH)"),
+                  cl::value_desc("path"), cl::init(""),
+                  cl::cat(compileCategory));
 /// ckpt-remat's options as --remat-KEY (RematOptions.def).
 static mlir::ckpt::RematCommandLineFlags rematFlags(compileCategory);
 
@@ -195,21 +211,14 @@ LogicalResult keepOnlyEntry(ModuleOp module, func::FuncOp entry) {
   return pm.run(module);
 }
 
-} // namespace
-
-namespace {
-/// The tool, run on a large stack by main.
-int runTool(int argc, char **argv) {
-  // --help lists this tool's options, not LLVM's.
-  cl::HideUnrelatedOptions(compileCategory);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "ckpt-compile: ahead-of-time build of a (rematerialized) training "
-      "step\n");
+/// Checks the options of --backend=cpu and cuda; true for cuda.
+bool checkNativeOptions() {
   llvm::Expected<mlir::ckpt::tools::Backend> target =
       mlir::ckpt::tools::parseBackend(backend);
-  if (!target)
-    fail(llvm::toString(target.takeError()));
+  if (!target) {
+    llvm::consumeError(target.takeError());
+    fail("--backend=" + backend + " is not one of cpu, cuda, iree-cpu");
+  }
   bool cuda = *target == mlir::ckpt::tools::Backend::Cuda;
   if (cuda && !profileIR.empty())
     fail("--profile-ir is for --backend=cpu");
@@ -235,6 +244,92 @@ int runTool(int argc, char **argv) {
   if (emit != "exe" && emit != "lib" && emit != "obj")
     fail("--emit=" + emit + " is not one of exe, lib, obj");
 
+  return cuda;
+}
+
+/// Checks that no option of the native backends is given with
+/// --backend=iree-cpu (IREE chooses its own code generation, and its
+/// output is a module, not a C ABI); false (not cuda).
+bool checkIreeOptions() {
+  for (const cl::Option *option : std::initializer_list<const cl::Option *>{
+           &gemm, &threads, &emit, &headerFilename, &compiler, &profileIR,
+           &chip})
+    if (option->getNumOccurrences())
+      fail("--" + option->ArgStr +
+           " is not for --backend=iree-cpu (which "
+           "writes an IREE module, .vmfb)");
+  return false;
+}
+
+/// Builds the entry of `module` with IREE's CPU backend into the output
+/// (ckpt-compile --backend=iree-cpu) and writes the remat report.
+int compileWithIree(ModuleOp module,
+                    llvm::ArrayRef<RankedTensorType> arguments) {
+  llvm::Expected<mlir::ckpt::tools::IreeToolchain> toolchain =
+      mlir::ckpt::tools::findIreeToolchain(ireeCompile, ireeRunModule);
+  if (!toolchain)
+    fail(llvm::toString(toolchain.takeError()));
+  mlir::ckpt::registerCkptPassesAndPipelines();
+  PassManager pm(module.getContext());
+  mlir::ckpt::buildTensorPreparationPipeline(
+      pm, mlir::ckpt::TensorPreparationOptions());
+  // IREE cannot tile a window read backwards (a convolution's input
+  // gradient).
+  pm.addNestedPass<func::FuncOp>(mlir::ckpt::createForwardWindowsPass());
+  if (failed(pm.run(module)))
+    fail("ckpt-tensor-prep failed on '" + inputFilename + "'");
+
+  llvm::SmallString<128> directory;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("ckpt-compile", directory))
+    fail("cannot create a temporary directory: " + ec.message());
+  temporaryDirectory = directory.str().str();
+  mlir::ckpt::tools::IreeBuildRequest request;
+  request.prepared = module;
+  request.entry = entryName;
+  request.arguments.assign(arguments.begin(), arguments.end());
+  request.remat = rematFlags.get(entryName);
+  request.workDirectory = temporaryDirectory;
+  request.output = outputFilename;
+  std::string reportPath = request.remat.report;
+  auto writeReport = [&](llvm::json::Object report) {
+    if (reportPath.empty())
+      return;
+    writeFile(reportPath, [&](llvm::raw_ostream &os) {
+      os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
+         << "\n";
+    });
+  };
+  llvm::json::Object failureReport;
+  llvm::Expected<llvm::json::Object> report =
+      mlir::ckpt::tools::buildWithIree(*toolchain, request, &failureReport);
+  if (!report) {
+    if (!failureReport.empty())
+      writeReport(std::move(failureReport));
+    fail(llvm::toString(report.takeError()));
+  }
+  writeReport(std::move(*report));
+  if (keepTemporaries)
+    llvm::outs() << "ckpt-compile: temporaries in " << directory << "\n";
+  else
+    llvm::sys::fs::remove_directories(directory);
+  return 0;
+}
+
+} // namespace
+
+namespace {
+/// The tool, run on a large stack by main.
+int runTool(int argc, char **argv) {
+  // --help lists this tool's options, not LLVM's.
+  cl::HideUnrelatedOptions(compileCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "ckpt-compile: ahead-of-time build of a (rematerialized) training "
+      "step\n");
+  bool iree = backend == "iree-cpu";
+  bool cuda = iree ? checkIreeOptions() : checkNativeOptions();
+
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -257,6 +352,8 @@ int runTool(int argc, char **argv) {
   // and linked for nothing, and fail to load where their callees are not.
   if (failed(keepOnlyEntry(*module, entry)))
     fail("cannot drop the functions '@" + entryName + "' does not call");
+  if (iree)
+    return compileWithIree(*module, loaded->arguments);
 
   // The executable's driver defines `main`; a module's own would clash at
   // link time.

@@ -360,6 +360,35 @@ def InlineAllocaScopesPass : Pass<"ckpt-inline-alloca-scopes"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def ForwardWindowsPass : Pass<"ckpt-forward-windows", "func::FuncOp"> {
+  let summary = "Read backwards windows of contractions forwards, over a "
+                "reversed copy of the other operand";
+  let description = [{
+    The input gradient of a convolution, as `ckpt-autodiff` writes it, is a
+    `linalg.generic` reading the output gradient through a window that runs
+    backwards over a reduction dimension: `(n, h - kh + 2, w - kw + 2, f)`
+    with `kh` a reduction loop, the filter read at `(kh, kw, c, f)`. Valid
+    linalg, but IREE 3.13's CPU backend fails to tile it ("inferred
+    input/output operand ... has shape's dimension ... to be greater than or
+    equal to"). This pass substitutes `K - 1 - kh` for such a reduction
+    loop `kh` of extent `K` in every indexing map: the window then runs
+    forwards (`h + kh - K + 3`), and each operand that indexes the loop
+    plainly (the filter) is replaced by a copy reversed along those
+    dimensions (a gather `linalg.generic`, kernel-sized). A loop qualifies
+    when every map result that uses it is either the loop itself or has it
+    with coefficient -1.
+
+    The sums run in the reverse order along the flipped loops: the results
+    can differ in their last bits from the original op's. `ckpt-compile
+    --backend=iree-cpu` runs it on every build it compares (with and
+    without remat), before the memory analysis, so the reversed copies are
+    counted.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def OutlineLoopNestsPass : Pass<"ckpt-outline-loop-nests", "ModuleOp"> {
   let summary = "Outline each top-level loop nest of a function into a "
                 "function of its own";

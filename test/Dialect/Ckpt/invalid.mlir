@@ -210,6 +210,23 @@ func.func @tangent_int(%g: tensor<4xi32> {ckpt.tangent}) {
 
 // -----
 
+// Tests that ckpt.results_preallocated is a unit attribute on a function.
+// expected-error @+1 {{'ckpt.results_preallocated' must be a unit attribute}}
+func.func @preallocated_value(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ckpt.results_preallocated = 1 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// Tests that ckpt.results_preallocated is only valid on functions.
+func.func @preallocated_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ckpt.results_preallocated' is only valid on functions}}
+  %y = math.exp %x {ckpt.results_preallocated} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
 // Tests that ckpt.tangent is a unit attribute.
 // expected-error @+1 {{'ckpt.tangent' on argument #0 must be a unit attribute}}
 func.func @tangent_value(%g: tensor<4xf32> {ckpt.tangent = 1 : i32}) {

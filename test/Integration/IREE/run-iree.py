@@ -1,9 +1,12 @@
 """Runs two IREE modules' FUNCTION on the same inputs (a ramp of values per
-argument type) with iree-run-module, and prints each one's DEVICE_LOCAL
-peak, whether every output is bit-identical and whether the second's peak
-is lower.
+argument type; integers stay in 0..16, valid indices for tokens and labels)
+with iree-run-module, and prints each one's DEVICE_LOCAL peak, whether every
+output is bit-identical, whether the second's peak is lower and, with
+--max-ratio R, whether it is at most R times the first's.
 
-Usage: run-iree.py BASE.vmfb OTHER.vmfb FUNCTION TYPE...
+Usage: run-iree.py [--max-ratio R] BASE.vmfb OTHER.vmfb FUNCTION TYPE...
+       run-iree.py [--max-ratio R] BASE.vmfb OTHER.vmfb FUNCTION --types-of MODULE.mlir
+(--types-of reads FUNCTION's argument types from an MLIR module.)
 """
 
 import os
@@ -31,16 +34,37 @@ def run(module, function, inputs, directory, tag):
     return peak, [numpy.load(path) for path in outputs[:count]]
 
 
+def argument_types(path, function):
+    """The tensor types of FUNCTION's arguments in the MLIR module at path."""
+    with open(path) as f:
+        text = f.read()
+    match = re.search(r"func\.func @" + re.escape(function) + r"\((.*?)\)\s*(->|attributes|\{)",
+                      text, re.S)
+    if not match:
+        sys.exit(f"no function @{function} in {path}")
+    return re.findall(r"tensor<([^>]*)>", match.group(1))
+
+
 def main():
-    base, other, function, types = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    args = sys.argv[1:]
+    max_ratio = None
+    if args[0] == "--max-ratio":
+        max_ratio, args = float(args[1]), args[2:]
+    base, other, function, types = args[0], args[1], args[2], args[3:]
+    if types[:1] == ["--types-of"]:
+        types = argument_types(types[1], function)
     with tempfile.TemporaryDirectory() as directory:
         inputs = []
         for index, spec in enumerate(types):
             *dims, element = spec.split("x")
-            dtype = {"f32": "float32", "f64": "float64"}[element]
+            dtype = {"f32": "float32", "f64": "float64", "i64": "int64",
+                     "i32": "int32"}[element]
             shape = tuple(int(d) for d in dims)
             size = int(numpy.prod(shape))
-            values = (numpy.arange(size) % 17 - 8).astype(dtype).reshape(shape) / (16 + index)
+            if element.startswith("i"):
+                values = (numpy.arange(size) % 17).astype(dtype).reshape(shape)
+            else:
+                values = (numpy.arange(size) % 17 - 8).astype(dtype).reshape(shape) / (16 + index)
             path = os.path.join(directory, f"input{index}.npy")
             numpy.save(path, values.astype(dtype))
             inputs.append(path)
@@ -52,6 +76,9 @@ def main():
           f"peak_ratio={other_peak / base_peak:.4f} outputs={len(base_out)}")
     print(f"outputs_identical={'yes' if identical else 'no'} "
           f"peak_lower={'yes' if other_peak < base_peak else 'no'}")
+    if max_ratio is not None:
+        within = other_peak <= int(max_ratio * base_peak)
+        print(f"within_budget={'yes' if within else 'no'} max_ratio={max_ratio}")
     return 0
 
 

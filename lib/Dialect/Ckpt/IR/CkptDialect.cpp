@@ -77,7 +77,8 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << "' must be a #ckpt.phase<forward|backward> attribute";
     return success();
   }
-  if (name == getDifferentiateAttrName()) {
+  if (name == getDifferentiateAttrName() ||
+      name == getResultsPreallocatedAttrName()) {
     if (!isa<UnitAttr>(value))
       return op->emitError() << "'" << name << "' must be a unit attribute";
     if (!isa<FunctionOpInterface>(op))

@@ -43,6 +43,10 @@ def Ckpt_Dialect : Dialect {
       seed (a cotangent), as in joint graphs that take cotangents as inputs.
     * `ckpt.differentiate` (unit) on a function returning a scalar loss: the
       function `ckpt-autodiff` differentiates.
+    * `ckpt.results_preallocated` (unit) on a function: its caller allocates
+      the buffers of its results before the call (IREE allocates a step's
+      results up front), so the memory analysis and the planner count them
+      from the function's entry instead of from where they are computed.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -59,6 +63,9 @@ def Ckpt_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTangentAttrName() { return "ckpt.tangent"; }
     /// Name of the unit attribute marking a function for ckpt-autodiff.
     static constexpr ::llvm::StringLiteral getDifferentiateAttrName() { return "ckpt.differentiate"; }
+    /// Name of the unit attribute marking a function whose results are
+    /// allocated by its caller before the call.
+    static constexpr ::llvm::StringLiteral getResultsPreallocatedAttrName() { return "ckpt.results_preallocated"; }
     /// True for the names of the ckpt discardable attributes (`ckpt.*`).
     static bool isAnnotationName(::llvm::StringRef name) { return name.starts_with("ckpt."); }
     /// Copies the ckpt discardable attributes of `from` onto `to`, keeping

@@ -113,6 +113,21 @@ def RecomputeToBarrierPass
     which the downstream tool parses. A `ckpt.checkpoint` left in the input
     is an error.
 
+    With `barrier-on=key`, no tensor goes through a barrier: each region
+    gets a key, an integer constant passed through the barrier and XORed
+    with itself (a zero the downstream compiler cannot fold), and its
+    recomputation XORs the key into the bits of what it computes: the body
+    of every elementwise `linalg.generic` (all iterators parallel) XORs its
+    yielded values (through a bitcast for floats), and a reduction whose
+    operands all come from outside the recomputation (or from ops no key
+    reached) gets its init keyed by an elementwise copy. The values are the
+    same bits, but no op of the recomputation equals the one it repeats, so
+    CSE keeps them apart. This is the form for IREE: a barrier on a tensor
+    ends IREE's execution region (a region's transients are one slab,
+    alive while any of its values is), whereas a scalar barrier at the
+    function's entry leaves the step in one region whose transients IREE
+    packs by lifetime (`ckpt-compile --backend=iree-cpu`).
+
     Example:
 
     ```mlir
@@ -135,8 +150,16 @@ def RecomputeToBarrierPass
            "The barrier op, as 'dialect.op' (util.optimization_barrier, "
            "stablehlo.optimization_barrier, ...)">,
     Option<"barrierResults", "barrier-results", "bool", /*default=*/"true",
-           "Also pass the recomputed values through a barrier">,
+           "Also pass the recomputed values through a barrier (with "
+           "barrier-on=values)">,
+    Option<"barrierOn", "barrier-on", "std::string", /*default=*/"\"values\"",
+           "What goes through the barrier: 'values' (the region's tensor "
+           "inputs and results) or 'key' (one integer per region, whose "
+           "opaque zero the recomputation XORs into its bits)">,
   ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def ExpandCheckpointsPass
