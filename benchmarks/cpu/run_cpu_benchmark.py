@@ -11,11 +11,17 @@ matmuls as loops (gemm=codegen) and through OpenBLAS (gemm=blas, with
 OPENBLAS_NUM_THREADS=T; convolutions as im2col and a GEMM), each without
 remat and at a budget, or where no schedule meets it at the smallest peak
 found plus 0.02 of the baseline.
+With --iree, also IREE's CPU build of the same step (ckpt-compile
+--backend=iree-cpu, local-sync: one thread), without remat and at the
+budget of IREE's own peak (or IREE's smallest peak plus 0.02 of its
+baseline where the budget is infeasible under IREE); its peak is IREE's
+DEVICE_LOCAL peak as iree-run-module measures it (inputs and results
+included; ckpt's rows count the inputs and the step's buffers).
 Prints the median step times, the ratios to eager and to the same build
 without remat, and the measured peaks.
 
     PYTHONPATH=python python3 benchmarks/cpu/run_cpu_benchmark.py [--threads 1] \
-        [--models gpt,resnet,resnet18] [--gemm codegen,blas]
+        [--models gpt,resnet,resnet18] [--gemm codegen,blas] [--iree]
 """
 
 import argparse
@@ -53,6 +59,29 @@ def build(step, work, gemm, budget, index, threads):
     return f"ckpt gemm={gemm} budget=min+0.02={fraction:.3f}", library
 
 
+def build_iree(step, work, budget, index):
+    """Builds `step` with IREE's CPU backend at `budget` of IREE's own peak
+    (none: no remat) into `work`; returns the row's label, the IreeStep and
+    IREE's measured peak. A budget infeasible under IREE becomes IREE's
+    smallest peak plus 0.02 of its baseline."""
+    from ckpt.execution import BuildError
+    from ckpt.iree_step import IreeStep, build_module
+
+    label = "iree-cpu" + (f" budget={budget}" if budget else "")
+    folder = os.path.join(work, str(index))
+    os.makedirs(folder)
+    try:
+        vmfb, report = build_module(step.mlir, step.entry, folder, budget=budget)
+    except BuildError as error:
+        if error.kind != "infeasible-budget":
+            raise
+        _, plain = build_module(step.mlir, step.entry, folder)
+        fraction = error.smallest_peak_bytes / plain["iree"]["peak_bytes"] + 0.02
+        vmfb, report = build_module(step.mlir, step.entry, folder, budget=f"{fraction:.4f}")
+        label = f"iree-cpu budget=min+0.02={fraction:.3f}"
+    return label, IreeStep(vmfb, step.entry), report["iree"]["peak_bytes"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=1)
@@ -60,6 +89,8 @@ def main():
     parser.add_argument("--budget", default="0.5")
     parser.add_argument("--models", default="gpt,resnet,resnet18")
     parser.add_argument("--gemm", default="codegen,blas")
+    parser.add_argument("--iree", action="store_true",
+                        help="also IREE's CPU build (local-sync, one thread)")
     args = parser.parse_args()
     # Before OpenBLAS and torch start their thread pools (the builds take
     # theirs from --num-threads).
@@ -91,6 +122,11 @@ def main():
                     label, library = build(step, work, gemm, budget, len(runs), args.threads)
                     compiled = CompiledStep(library, step.entry)
                     runs.append((label, lambda c=compiled: c(*arguments), compiled))
+            if args.iree:
+                for budget in (None, args.budget):
+                    label, iree_step, peak = build_iree(step, work, budget, len(runs))
+                    device_arguments = iree_step.on_device(arguments)
+                    runs.append((label, lambda s=iree_step, a=device_arguments: s(*a), peak))
             # In rounds: each build in turn runs a block of consecutive steps,
             # as in a training loop (two untimed, then three timed), so that
             # drifts of the machine (frequency, other load) reach every build
@@ -116,7 +152,8 @@ def main():
                     print(f"{name:9} {label:38} {medians[index]:12.3e} {1.0:9.2f}")
                     continue
                 plain = medians[index - 1] if "budget" in label else medians[index]
-                peak = compiled.peak_bytes() + input_bytes(compiled)
+                peak = compiled if isinstance(compiled, int) else (
+                    compiled.peak_bytes() + input_bytes(compiled))
                 print(f"{name:9} {label:38} {medians[index]:12.3e} "
                       f"{medians[index] / medians[0]:9.2f} {peak:12d} "
                       f"{medians[index] / plain:11.2f}")

@@ -49,29 +49,47 @@ def build_module(module, entry, work, budget=None, solver="auto", policy=None, b
         return vmfb, json.load(f)
 
 
+class IreeStep:
+    """`entry` of the IREE module `vmfb`, loaded on the local-sync device
+    (one thread): `step(*arrays)` returns the outputs as numpy arrays."""
+
+    def __init__(self, vmfb, entry):
+        try:
+            import iree.runtime as runtime
+        except ImportError as error:
+            raise RuntimeError("backend='iree-cpu' needs IREE's runtime: python3 -m pip "
+                               "install iree-base-runtime==3.13.0") from error
+        self._runtime = runtime
+        self._config = runtime.Config("local-sync")
+        context = runtime.SystemContext(config=self._config)
+        context.add_vm_module(runtime.VmModule.mmap(self._config.vm_instance, vmfb))
+        self._function = context.modules.module[entry]
+        self._context = context
+
+    def on_device(self, values):
+        """`values` (numpy arrays or torch tensors) as the device's arrays,
+        to call the step without copying them again."""
+        arrays = [value.detach().cpu().numpy() if hasattr(value, "detach") else
+                  numpy.asarray(value) for value in values]
+        return [self._runtime.asdevicearray(self._config.device, array) for array in arrays]
+
+    def __call__(self, *args):
+        results = self._function(*args)
+        results = results if isinstance(results, (list, tuple)) else [results]
+        return [numpy.asarray(result.to_host()) for result in results]
+
+
 def run_module(vmfb, entry, arguments, inputs=None, seed=1, iterations=5):
     """Runs `entry` of the IREE module `vmfb` `iterations` times on the
     local-sync device; `arguments` is the report's list of argument shapes
     and dtypes (inputs default to ckpt-run's for `seed`). Returns the
     outputs (numpy arrays) and the median seconds of one call."""
-    try:
-        import iree.runtime as runtime
-    except ImportError as error:
-        raise RuntimeError("backend='iree-cpu' needs IREE's runtime: python3 -m pip "
-                           "install iree-base-runtime==3.13.0") from error
-    config = runtime.Config("local-sync")
-    context = runtime.SystemContext(config=config)
-    context.add_vm_module(runtime.VmModule.mmap(config.vm_instance, vmfb))
-    function = context.modules.module[entry]
+    step = IreeStep(vmfb, entry)
     values = list(inputs) if inputs is not None else generate(arguments, seed)
-    values = [value.detach().cpu().numpy() if hasattr(value, "detach") else
-              numpy.asarray(value) for value in values]
-    device_values = [runtime.asdevicearray(config.device, value) for value in values]
+    device_values = step.on_device(values)
     seconds, outputs = [], None
     for _ in range(iterations):
         start = time.perf_counter()
-        results = function(*device_values)
-        results = results if isinstance(results, (list, tuple)) else [results]
-        outputs = [numpy.asarray(result.to_host()) for result in results]
+        outputs = step(*device_values)
         seconds.append(time.perf_counter() - start)
     return outputs, statistics.median(seconds)

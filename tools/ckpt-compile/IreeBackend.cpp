@@ -361,11 +361,14 @@ double nextFraction(double f0, int64_t p0, double f1, int64_t p1,
 /// Plans with ckpt's model of the results `preallocated` (or not) at
 /// decreasing ckpt budgets, from the fraction IREE's budget is of IREE's
 /// baseline, then at `min`, until IREE's measured peak is within `target`.
-/// Returns the attempt that is, or null.
-llvm::Expected<const Attempt *> searchBudget(IreeBuilder &builder,
-                                             int64_t baselinePeak,
-                                             int64_t target,
-                                             bool preallocated) {
+/// When only `min` fits, two bisection steps between it and the last ckpt
+/// budget that missed look for a plan that fits with less recomputation.
+/// Returns the index of the attempt that fits (in `builder.attempts`), or
+/// std::nullopt.
+llvm::Expected<std::optional<size_t>> searchBudget(IreeBuilder &builder,
+                                                   int64_t baselinePeak,
+                                                   int64_t target,
+                                                   bool preallocated) {
   std::string prefix = preallocated ? "remat-preallocated" : "remat-on-demand";
   double fraction = double(target) / double(baselinePeak);
   double lastFraction = 1.0;
@@ -380,7 +383,7 @@ llvm::Expected<const Attempt *> searchBudget(IreeBuilder &builder,
     if (!*planned)
       break;
     if ((*planned)->peakBytes <= target)
-      return &builder.attempts.back();
+      return builder.attempts.size() - 1;
     double next = nextFraction(lastFraction, lastPeak, fraction,
                                (*planned)->peakBytes, target);
     lastFraction = fraction;
@@ -391,9 +394,35 @@ llvm::Expected<const Attempt *> searchBudget(IreeBuilder &builder,
       builder.attempt(prefix + "-min", "min", preallocated);
   if (!smallest)
     return smallest.takeError();
-  if (*smallest && (*smallest)->peakBytes <= target)
-    return &builder.attempts.back();
-  return nullptr;
+  if (!*smallest || (*smallest)->peakBytes > target)
+    return std::nullopt;
+  // `min` recomputes the most: between the last ckpt budget that missed and
+  // the fraction `min` reached, a cheaper plan may fit.
+  size_t best = builder.attempts.size() - 1;
+  const llvm::json::Object *function = firstFunction((*smallest)->report);
+  std::optional<int64_t> reached =
+      function ? function->getInteger("peak_bytes") : std::nullopt;
+  std::optional<int64_t> ckptBaseline =
+      function ? function->getInteger("baseline_peak_bytes") : std::nullopt;
+  if (!reached || !ckptBaseline || *ckptBaseline <= 0)
+    return best;
+  double low = double(*reached) / double(*ckptBaseline);
+  double high = lastFraction;
+  for (unsigned step = 0; step < 2 && high - low > 0.01; ++step) {
+    double middle = (low + high) / 2;
+    llvm::Expected<std::optional<Attempt>> planned =
+        builder.attempt(prefix + "-refine" + std::to_string(step),
+                        llvm::formatv("{0:F4}", middle).str(), preallocated);
+    if (!planned)
+      return planned.takeError();
+    if (*planned && (*planned)->peakBytes <= target) {
+      best = builder.attempts.size() - 1;
+      low = middle;
+    } else {
+      high = middle;
+    }
+  }
+  return best;
 }
 
 } // namespace
@@ -493,12 +522,12 @@ mlir::ckpt::tools::buildWithIree(const IreeToolchain &toolchain,
   // first counts them so; where that model misses, the plans of ckpt's own
   // model (results allocated where computed) are tried too.
   for (bool preallocated : {true, false}) {
-    llvm::Expected<const Attempt *> found =
+    llvm::Expected<std::optional<size_t>> found =
         searchBudget(builder, base.peakBytes, target, preallocated);
     if (!found)
       return found.takeError();
     if (*found)
-      return choose(**found, target, base.peakBytes);
+      return choose(builder.attempts[**found], target, base.peakBytes);
   }
   int64_t reachable = base.peakBytes;
   for (const Attempt &attempt : builder.attempts)
