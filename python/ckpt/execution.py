@@ -66,6 +66,25 @@ def _report_error(path):
     return next((f["error"] for f in report.get("functions", []) if "error" in f), None)
 
 
+def remat_flags(budget, solver, policy):
+    """ckpt-compile's remat flags for `budget` (none: no remat)."""
+    if budget is None:
+        return []
+    flags = [f"--remat-budget={budget}", f"--remat-solver={solver}"]
+    if policy:
+        flags.append(f"--remat-policy={policy}")
+    return flags
+
+
+def run_compile(command, report_path):
+    """Runs the ckpt-compile `command`; raises BuildError with its
+    diagnostics and the error of the report at `report_path`."""
+    compiled = subprocess.run(command, capture_output=True, text=True)
+    if compiled.returncode != 0:
+        raise BuildError(compiled.stderr.strip() or "ckpt-compile failed",
+                         _report_error(report_path))
+
+
 def build_library(module, entry, work, backend="cpu", budget=None, solver="auto", policy=None,
                   build=None, gemm="codegen", threads=1):
     """Builds `entry` of `module` (MLIR text) with ckpt-compile --emit=lib
@@ -85,14 +104,8 @@ def build_library(module, entry, work, backend="cpu", budget=None, solver="auto"
         command.append(f"--num-threads={threads}")
     report_path = os.path.join(work, f"{entry}-report.json")
     if budget is not None:
-        command += [f"--remat-budget={budget}", f"--remat-solver={solver}",
-                    f"--remat-report={report_path}"]
-        if policy:
-            command.append(f"--remat-policy={policy}")
-    compiled = subprocess.run(command, capture_output=True, text=True)
-    if compiled.returncode != 0:
-        raise BuildError(compiled.stderr.strip() or "ckpt-compile failed",
-                         _report_error(report_path))
+        command += remat_flags(budget, solver, policy) + [f"--remat-report={report_path}"]
+    run_compile(command, report_path)
     report = None
     if budget is not None:
         with open(report_path) as f:

@@ -14,7 +14,6 @@ remat where iree-run-module's fell by a third).
 import json
 import os
 import statistics
-import subprocess
 import time
 
 import numpy
@@ -29,7 +28,7 @@ def build_module(module, entry, work, budget=None, solver="auto", policy=None, b
     (a fraction or bytes of IREE's own peak) when given. Returns the .vmfb's
     path and the report (ckpt-remat's, with an `iree` object). Raises
     ckpt.execution.BuildError with ckpt-compile's diagnostics."""
-    from .execution import BuildError, _report_error
+    from .execution import remat_flags, run_compile
     source = os.path.join(work, f"{entry}.mlir")
     with open(source, "w") as f:
         f.write(module)
@@ -37,14 +36,7 @@ def build_module(module, entry, work, budget=None, solver="auto", policy=None, b
     report_path = os.path.join(work, f"{entry}-report.json")
     command = [find_tool("ckpt-compile", build), source, f"--entry={entry}",
                "--backend=iree-cpu", "-o", vmfb, f"--remat-report={report_path}"]
-    if budget is not None:
-        command += [f"--remat-budget={budget}", f"--remat-solver={solver}"]
-        if policy:
-            command.append(f"--remat-policy={policy}")
-    compiled = subprocess.run(command, capture_output=True, text=True)
-    if compiled.returncode != 0:
-        raise BuildError(compiled.stderr.strip() or "ckpt-compile failed",
-                         _report_error(report_path))
+    run_compile(command + remat_flags(budget, solver, policy), report_path)
     with open(report_path) as f:
         return vmfb, json.load(f)
 

@@ -138,6 +138,26 @@ std::string temporaryDirectory;
   std::exit(1);
 }
 
+/// Creates the temporary directory (removed by finishTemporaries or on
+/// failure, unless --keep-temps) and returns its path.
+std::string makeTemporaryDirectory() {
+  llvm::SmallString<128> directory;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("ckpt-compile", directory))
+    fail("cannot create a temporary directory: " + ec.message());
+  temporaryDirectory = directory.str().str();
+  return temporaryDirectory;
+}
+
+/// Removes the temporary directory, or with --keep-temps prints its path.
+void finishTemporaries() {
+  if (keepTemporaries)
+    llvm::outs() << "ckpt-compile: temporaries in " << temporaryDirectory
+                 << "\n";
+  else
+    llvm::sys::fs::remove_directories(temporaryDirectory);
+}
+
 void writeFile(llvm::StringRef path,
                llvm::function_ref<void(llvm::raw_ostream &)> write) {
   std::string errorMessage;
@@ -279,17 +299,13 @@ int compileWithIree(ModuleOp module,
   if (failed(pm.run(module)))
     fail("ckpt-tensor-prep failed on '" + inputFilename + "'");
 
-  llvm::SmallString<128> directory;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("ckpt-compile", directory))
-    fail("cannot create a temporary directory: " + ec.message());
-  temporaryDirectory = directory.str().str();
+  std::string directory = makeTemporaryDirectory();
   mlir::ckpt::tools::IreeBuildRequest request;
   request.prepared = module;
   request.entry = entryName;
   request.arguments.assign(arguments.begin(), arguments.end());
   request.remat = rematFlags.get(entryName);
-  request.workDirectory = temporaryDirectory;
+  request.workDirectory = directory;
   request.output = outputFilename;
   std::string reportPath = request.remat.report;
   auto writeReport = [&](llvm::json::Object report) {
@@ -309,10 +325,7 @@ int compileWithIree(ModuleOp module,
     fail(llvm::toString(report.takeError()));
   }
   writeReport(std::move(*report));
-  if (keepTemporaries)
-    llvm::outs() << "ckpt-compile: temporaries in " << directory << "\n";
-  else
-    llvm::sys::fs::remove_directories(directory);
+  finishTemporaries();
   return 0;
 }
 
@@ -423,11 +436,7 @@ int runTool(int argc, char **argv) {
   }
 
   // Temporaries: the object and the C sources.
-  llvm::SmallString<128> directory;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("ckpt-compile", directory))
-    fail("cannot create a temporary directory: " + ec.message());
-  temporaryDirectory = directory.str().str();
+  std::string directory = makeTemporaryDirectory();
   auto pathIn = [&](llvm::StringRef name) {
     llvm::SmallString<128> path(directory);
     llvm::sys::path::append(path, name);
@@ -446,7 +455,7 @@ int runTool(int argc, char **argv) {
   });
 
   std::vector<std::string> link = {compiler, "-O2", "-std=gnu11", "-I",
-                                   directory.str().str()};
+                                   directory};
   if (emit == "exe") {
     std::string driver = pathIn("main.c");
     writeFile(driver, [&](llvm::raw_ostream &os) {
@@ -520,11 +529,7 @@ int runTool(int argc, char **argv) {
   }
   link.insert(link.end(), {"-lstdc++", "-lm", "-o", outputFilename});
   run(link);
-
-  if (keepTemporaries)
-    llvm::outs() << "ckpt-compile: temporaries in " << directory << "\n";
-  else
-    llvm::sys::fs::remove_directories(directory);
+  finishTemporaries();
   return 0;
 }
 } // namespace
