@@ -55,8 +55,10 @@ std::string tailOf(llvm::StringRef path, unsigned count = 20) {
   (*file)->getBuffer().rtrim().split(lines, '\n');
   size_t first = lines.size() > count ? lines.size() - count : 0;
   std::string text;
+  // Tools echo whole signatures: each line is cut at 300 characters.
   for (llvm::StringRef line : llvm::ArrayRef(lines).drop_front(first))
-    text += "\n  " + line.str();
+    text +=
+        "\n  " + line.take_front(300).str() + (line.size() > 300 ? "..." : "");
   return text;
 }
 
@@ -75,23 +77,53 @@ llvm::Error runTool(llvm::ArrayRef<std::string> command,
   std::string line;
   for (llvm::StringRef arg : llvm::ArrayRef(args).drop_front())
     line += " " + arg.str();
+  if (line.size() > 300)
+    line = line.substr(0, 300) + " ...";
   return makeError(llvm::sys::path::filename(command[0]) + line + " failed" +
                    (message.empty() ? "" : ": " + message) + tailOf(errorPath));
 }
 
-/// iree-run-module's `--input` for a tensor of `type`, all zeros (a splat).
-llvm::Expected<std::string> zeroInput(RankedTensorType type) {
-  std::string spec;
-  llvm::raw_string_ostream os(spec);
-  for (int64_t dim : type.getShape())
-    os << dim << "x";
+/// iree-run-module's `--input` for a tensor of `type`, all zeros: a splat,
+/// or for i1 (whose splat iree-run-module 3.13 does not parse) a .npy file
+/// of zeros written to `directory` as `name`.
+llvm::Expected<std::string> zeroInput(RankedTensorType type,
+                                      llvm::StringRef directory,
+                                      llvm::StringRef name) {
   Type element = type.getElementType();
   if (!element.isIntOrFloat())
     return makeError(llvm::formatv("argument type {0} has an element type "
                                    "IREE's runtime tools cannot feed",
                                    type));
-  os << element << "=0";
-  return spec;
+  if (!element.isInteger(1)) {
+    std::string spec;
+    llvm::raw_string_ostream os(spec);
+    for (int64_t dim : type.getShape())
+      os << dim << "x";
+    os << element << "=0";
+    return spec;
+  }
+  // NumPy's format 1.0: magic, version, header length, a header dict padded
+  // with spaces to a multiple of 64 bytes (newline last), then the data.
+  // As NumPy writes it: (4, 3), (4,) or ().
+  std::string shape;
+  for (int64_t dim : type.getShape())
+    shape += (shape.empty() ? "" : ", ") + std::to_string(dim);
+  if (type.getRank() == 1)
+    shape += ",";
+  std::string header =
+      "{'descr': '|b1', 'fortran_order': False, 'shape': (" + shape + "), }";
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string path = pathIn(directory, name);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return makeError("cannot write '" + path + "': " + ec.message());
+  os << "\x93NUMPY" << char(1) << char(0) << char(header.size() & 0xff)
+     << char(header.size() >> 8) << header;
+  os.write_zeros(type.getNumElements());
+  return "@" + path;
 }
 
 /// One candidate build: the module, its ckpt plan and IREE's peak.
@@ -200,8 +232,9 @@ llvm::Expected<int64_t> IreeBuilder::measurePeak(llvm::StringRef vmfb,
       toolchain.runModule,      "--device=local-sync",
       "--module=" + vmfb.str(), "--function=" + request.entry,
       "--print_statistics",     "--output_max_element_count=0"};
-  for (RankedTensorType type : request.arguments) {
-    llvm::Expected<std::string> input = zeroInput(type);
+  for (auto [index, type] : llvm::enumerate(request.arguments)) {
+    llvm::Expected<std::string> input = zeroInput(
+        type, request.workDirectory, "zeros" + std::to_string(index) + ".npy");
     if (!input)
       return input.takeError();
     command.push_back("--input=" + *input);
