@@ -1,4 +1,4 @@
-//===- IreeBackend.cpp - ckpt-compile --backend=iree-cpu ------------------===//
+//===- IreeBackend.cpp - ckpt-compile --backend=iree-* --------------------===//
 //
 // IREE plans its own memory: it packs the transients of each execution
 // region into one slab by their lifetimes and fuses on its own, so a plan
@@ -45,20 +45,34 @@ std::string pathIn(llvm::StringRef directory, llvm::StringRef name) {
   return path.str().str();
 }
 
-/// The last `count` lines of the file at `path` (a tool's output).
-std::string tailOf(llvm::StringRef path, unsigned count = 20) {
+/// What a failed tool printed to the file at `path`: its first `count`
+/// located errors where it printed some (the operations and notes around
+/// them are left out), else its last 20 lines. Each line is cut at 300
+/// characters: tools echo whole signatures.
+std::string diagnosticsIn(llvm::StringRef path, unsigned count = 3) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path);
   if (!file)
     return "";
   llvm::SmallVector<llvm::StringRef> lines;
   (*file)->getBuffer().rtrim().split(lines, '\n');
-  size_t first = lines.size() > count ? lines.size() - count : 0;
+  llvm::SmallVector<llvm::StringRef> errors;
+  for (llvm::StringRef line : lines)
+    if (line.contains(" error: ") || line.starts_with("error: "))
+      errors.push_back(line);
+  llvm::ArrayRef<llvm::StringRef> shown = lines;
+  if (!errors.empty())
+    shown = llvm::ArrayRef(errors).take_front(count);
+  else if (lines.size() > 20)
+    shown = shown.take_back(20);
   std::string text;
-  // Tools echo whole signatures: each line is cut at 300 characters.
-  for (llvm::StringRef line : llvm::ArrayRef(lines).drop_front(first))
+  for (llvm::StringRef line : shown)
     text +=
         "\n  " + line.take_front(300).str() + (line.size() > 300 ? "..." : "");
+  if (errors.size() > count)
+    text += llvm::formatv("\n  ({0} more errors; --keep-temps keeps '{1}')",
+                          errors.size() - count, path)
+                .str();
   return text;
 }
 
@@ -80,7 +94,8 @@ llvm::Error runTool(llvm::ArrayRef<std::string> command,
   if (line.size() > 300)
     line = line.substr(0, 300) + " ...";
   return makeError(llvm::sys::path::filename(command[0]) + line + " failed" +
-                   (message.empty() ? "" : ": " + message) + tailOf(errorPath));
+                   (message.empty() ? "" : ": " + message) +
+                   diagnosticsIn(errorPath));
 }
 
 /// iree-run-module's `--input` for a tensor of `type`, all zeros: a splat,
@@ -131,8 +146,9 @@ struct Attempt {
   /// The ckpt budget it was planned at; empty for the no-remat build.
   std::string ckptBudget;
   std::string vmfb;
-  /// DEVICE_LOCAL peak of one run, as iree-run-module reports it.
-  int64_t peakBytes = 0;
+  /// DEVICE_LOCAL peak of one run, as iree-run-module reports it; none where
+  /// the target's device is not on this machine.
+  std::optional<int64_t> peakBytes;
   /// ckpt-remat's report of the plan (empty without remat).
   llvm::json::Object report;
   /// How ckpt's planner counted the results: allocated before the call
@@ -151,8 +167,11 @@ const llvm::json::Object *firstFunction(const llvm::json::Object &report) {
 /// Builds and measures candidates for one request.
 class IreeBuilder {
 public:
-  IreeBuilder(const IreeToolchain &toolchain, const IreeBuildRequest &request)
-      : toolchain(toolchain), request(request) {}
+  /// `requirePeak`: a build whose peak cannot be measured is an error (else
+  /// it is kept unmeasured where the device is not on this machine).
+  IreeBuilder(const IreeToolchain &toolchain, const IreeBuildRequest &request,
+              bool requirePeak)
+      : toolchain(toolchain), request(request), requirePeak(requirePeak) {}
 
   /// Plans the entry at ckpt budget `ckptBudget` (none: no remat), compiles
   /// it as `name`.vmfb and measures its peak. A budget ckpt-remat finds
@@ -167,6 +186,9 @@ public:
   /// Every attempt made, in order.
   std::vector<Attempt> attempts;
 
+  /// Why the first unmeasured build could not be measured (empty: none).
+  std::string unmeasuredReason;
+
 private:
   llvm::Expected<bool> lowerForIree(ModuleOp module, llvm::StringRef ckptBudget,
                                     llvm::StringRef reportPath);
@@ -175,6 +197,7 @@ private:
 
   const IreeToolchain &toolchain;
   const IreeBuildRequest &request;
+  bool requirePeak;
 };
 
 /// Runs ckpt-remat (when `ckptBudget` is set), ckpt-strip-annotations and
@@ -229,7 +252,7 @@ llvm::Expected<bool> IreeBuilder::lowerForIree(ModuleOp module,
 llvm::Expected<int64_t> IreeBuilder::measurePeak(llvm::StringRef vmfb,
                                                  llvm::StringRef name) {
   std::vector<std::string> command = {
-      toolchain.runModule,      "--device=local-sync",
+      toolchain.runModule,      "--device=" + request.target.device,
       "--module=" + vmfb.str(), "--function=" + request.entry,
       "--print_statistics",     "--output_max_element_count=0"};
   for (auto [index, type] : llvm::enumerate(request.arguments)) {
@@ -305,17 +328,33 @@ IreeBuilder::attempt(llvm::StringRef name, llvm::StringRef ckptBudget,
   }
   result.vmfb = pathIn(request.workDirectory, name.str() + ".vmfb");
   std::vector<std::string> command = {toolchain.compile};
-  for (llvm::StringRef flag : getIreeCpuFlags())
-    command.push_back(flag.str());
+  command.insert(command.end(), request.target.compileFlags.begin(),
+                 request.target.compileFlags.end());
+  // Located errors, not the failing operation's IR.
+  command.push_back("--mlir-print-op-on-diagnostic=false");
   command.insert(command.end(), {source, "-o", result.vmfb});
   if (llvm::Error error =
           runTool(command, pathIn(request.workDirectory, name.str() + ".out"),
                   pathIn(request.workDirectory, name.str() + ".err")))
     return std::move(error);
   llvm::Expected<int64_t> peak = measurePeak(result.vmfb, name);
-  if (!peak)
+  if (peak) {
+    result.peakBytes = *peak;
+  } else if (requirePeak && request.target.device != "local-sync") {
+    return makeError("budget '" + request.remat.budget +
+                     "' is IREE's measured peak, and measuring it on "
+                     "'--device=" +
+                     request.target.device +
+                     "' failed (build where that device is, or plan on "
+                     "ckpt's model with --remat-budget=min or auto): " +
+                     llvm::toString(peak.takeError()));
+  } else if (requirePeak || request.target.device == "local-sync") {
     return peak.takeError();
-  result.peakBytes = *peak;
+  } else if (unmeasuredReason.empty()) {
+    unmeasuredReason = llvm::toString(peak.takeError());
+  } else {
+    llvm::consumeError(peak.takeError());
+  }
   attempts.push_back(result);
   return result;
 }
@@ -330,15 +369,18 @@ int64_t forecastOf(const Attempt &attempt) {
 
 /// The `iree` object of the report.
 llvm::json::Object describe(const IreeBuildRequest &request,
-                            const IreeBuilder &builder, int64_t baselinePeak,
+                            const IreeBuilder &builder,
+                            std::optional<int64_t> baselinePeak,
                             std::optional<int64_t> budgetBytes,
                             const Attempt *chosen) {
   llvm::json::Array flags;
-  for (llvm::StringRef flag : getIreeCpuFlags())
+  for (const std::string &flag : request.target.compileFlags)
     flags.push_back(flag);
   llvm::json::Array attempts;
   for (const Attempt &attempt : builder.attempts) {
-    llvm::json::Object entry{{"peak_bytes", attempt.peakBytes}};
+    llvm::json::Object entry;
+    if (attempt.peakBytes)
+      entry["peak_bytes"] = *attempt.peakBytes;
     if (!attempt.ckptBudget.empty()) {
       entry["ckpt_budget"] = attempt.ckptBudget;
       entry["forecast_peak_bytes"] = forecastOf(attempt);
@@ -356,19 +398,26 @@ llvm::json::Object describe(const IreeBuildRequest &request,
     arguments.push_back(llvm::json::Object{
         {"shape", llvm::json::Array(type.getShape())}, {"dtype", element}});
   }
-  llvm::json::Object iree{{"backend", "iree-cpu"},
-                          {"entry", request.entry},
-                          {"arguments", std::move(arguments)},
-                          {"compile_flags", std::move(flags)},
-                          {"measured_by", "iree-run-module --device=local-sync "
-                                          "--print_statistics (DEVICE_LOCAL)"},
-                          {"baseline_peak_bytes", baselinePeak},
-                          {"attempts", std::move(attempts)}};
+  llvm::json::Object iree{
+      {"backend", request.target.backend},
+      {"entry", request.entry},
+      {"arguments", std::move(arguments)},
+      {"compile_flags", std::move(flags)},
+      {"measured_by", "iree-run-module --device=" + request.target.device +
+                          " --print_statistics (DEVICE_LOCAL)"},
+      {"measured", builder.unmeasuredReason.empty()},
+      {"attempts", std::move(attempts)}};
+  if (!builder.unmeasuredReason.empty())
+    iree["unmeasured_reason"] = builder.unmeasuredReason;
+  if (baselinePeak)
+    iree["baseline_peak_bytes"] = *baselinePeak;
   if (budgetBytes)
     iree["budget_bytes"] = *budgetBytes;
   if (chosen) {
-    iree["peak_bytes"] = chosen->peakBytes;
-    iree["peak_ratio"] = double(chosen->peakBytes) / double(baselinePeak);
+    if (chosen->peakBytes)
+      iree["peak_bytes"] = *chosen->peakBytes;
+    if (chosen->peakBytes && baselinePeak)
+      iree["peak_ratio"] = double(*chosen->peakBytes) / double(*baselinePeak);
     if (!chosen->ckptBudget.empty()) {
       iree["ckpt_budget"] = chosen->ckptBudget;
       iree["forecast_peak_bytes"] = forecastOf(*chosen);
@@ -415,19 +464,19 @@ llvm::Expected<std::optional<size_t>> searchBudget(IreeBuilder &builder,
       return planned.takeError();
     if (!*planned)
       break;
-    if ((*planned)->peakBytes <= target)
+    int64_t peak = *(*planned)->peakBytes;
+    if (peak <= target)
       return builder.attempts.size() - 1;
-    double next = nextFraction(lastFraction, lastPeak, fraction,
-                               (*planned)->peakBytes, target);
+    double next = nextFraction(lastFraction, lastPeak, fraction, peak, target);
     lastFraction = fraction;
-    lastPeak = (*planned)->peakBytes;
+    lastPeak = peak;
     fraction = next;
   }
   llvm::Expected<std::optional<Attempt>> smallest =
       builder.attempt(prefix + "-min", "min", preallocated);
   if (!smallest)
     return smallest.takeError();
-  if (!*smallest || (*smallest)->peakBytes > target)
+  if (!*smallest || *(*smallest)->peakBytes > target)
     return std::nullopt;
   // `min` recomputes the most: between the last ckpt budget that missed and
   // the fraction `min` reached, a cheaper plan may fit.
@@ -448,7 +497,7 @@ llvm::Expected<std::optional<size_t>> searchBudget(IreeBuilder &builder,
                         llvm::formatv("{0:F4}", middle).str(), preallocated);
     if (!planned)
       return planned.takeError();
-    if (*planned && (*planned)->peakBytes <= target) {
+    if (*planned && *(*planned)->peakBytes <= target) {
       best = builder.attempts.size() - 1;
       low = middle;
     } else {
@@ -460,12 +509,19 @@ llvm::Expected<std::optional<size_t>> searchBudget(IreeBuilder &builder,
 
 } // namespace
 
-llvm::ArrayRef<llvm::StringRef> mlir::ckpt::tools::getIreeCpuFlags() {
-  static const llvm::StringRef flags[] = {
-      "--iree-hal-target-device=local",
-      "--iree-hal-local-target-device-backends=llvm-cpu",
-      "--iree-llvmcpu-target-cpu=host"};
-  return flags;
+mlir::ckpt::tools::IreeTarget mlir::ckpt::tools::getIreeCpuTarget() {
+  return {"iree-cpu",
+          {"--iree-hal-target-device=local",
+           "--iree-hal-local-target-device-backends=llvm-cpu",
+           "--iree-llvmcpu-target-cpu=host"},
+          "local-sync"};
+}
+
+mlir::ckpt::tools::IreeTarget
+mlir::ckpt::tools::getIreeCudaTarget(llvm::StringRef arch) {
+  return {"iree-cuda",
+          {"--iree-hal-target-device=cuda", "--iree-cuda-target=" + arch.str()},
+          "cuda"};
 }
 
 llvm::Expected<IreeToolchain>
@@ -505,10 +561,20 @@ mlir::ckpt::tools::buildWithIree(const IreeToolchain &toolchain,
                                  llvm::json::Object *failureReport) {
   // The barrier op belongs to IREE's dialect, which ckpt does not load.
   request.prepared.getContext()->allowUnregisteredDialects();
-  IreeBuilder builder(toolchain, request);
-  auto choose =
-      [&](const Attempt &chosen, std::optional<int64_t> budgetBytes,
-          int64_t baselinePeak) -> llvm::Expected<llvm::json::Object> {
+  std::optional<::ckpt::planner::BudgetRequest> budget;
+  if (!request.remat.budget.empty()) {
+    llvm::Expected<::ckpt::planner::BudgetRequest> parsed =
+        ::ckpt::planner::parseBudgetRequest(request.remat.budget);
+    if (!parsed)
+      return parsed.takeError();
+    budget = *parsed;
+  }
+  bool memoryBudget =
+      budget && budget->kind == ::ckpt::planner::BudgetRequest::Kind::Memory;
+  IreeBuilder builder(toolchain, request, /*requirePeak=*/memoryBudget);
+  auto choose = [&](const Attempt &chosen, std::optional<int64_t> budgetBytes,
+                    std::optional<int64_t> baselinePeak)
+      -> llvm::Expected<llvm::json::Object> {
     if (std::error_code ec =
             llvm::sys::fs::copy_file(chosen.vmfb, request.output))
       return makeError("cannot write '" + request.output +
@@ -519,14 +585,6 @@ mlir::ckpt::tools::buildWithIree(const IreeToolchain &toolchain,
     return report;
   };
 
-  std::optional<::ckpt::planner::BudgetRequest> budget;
-  if (!request.remat.budget.empty()) {
-    llvm::Expected<::ckpt::planner::BudgetRequest> parsed =
-        ::ckpt::planner::parseBudgetRequest(request.remat.budget);
-    if (!parsed)
-      return parsed.takeError();
-    budget = *parsed;
-  }
   llvm::Expected<std::optional<Attempt>> baseline =
       builder.attempt("baseline", "");
   if (!baseline)
@@ -536,7 +594,7 @@ mlir::ckpt::tools::buildWithIree(const IreeToolchain &toolchain,
     return choose(base, std::nullopt, base.peakBytes);
 
   // `min` and `auto` are ckpt's own notions: one plan, IREE's peak reported.
-  if (budget->kind != ::ckpt::planner::BudgetRequest::Kind::Memory) {
+  if (!memoryBudget) {
     llvm::Expected<std::optional<Attempt>> planned =
         builder.attempt("remat", request.remat.budget);
     if (!planned)
@@ -547,30 +605,31 @@ mlir::ckpt::tools::buildWithIree(const IreeToolchain &toolchain,
     return choose(**planned, std::nullopt, base.peakBytes);
   }
 
-  int64_t target = budget->memory.resolveBytes(base.peakBytes);
-  if (base.peakBytes <= target)
-    return choose(base, target, base.peakBytes);
+  int64_t basePeak = *base.peakBytes;
+  int64_t target = budget->memory.resolveBytes(basePeak);
+  if (basePeak <= target)
+    return choose(base, target, basePeak);
 
   // IREE allocates the step's results before it runs, and the planner
   // first counts them so; where that model misses, the plans of ckpt's own
   // model (results allocated where computed) are tried too.
   for (bool preallocated : {true, false}) {
     llvm::Expected<std::optional<size_t>> found =
-        searchBudget(builder, base.peakBytes, target, preallocated);
+        searchBudget(builder, basePeak, target, preallocated);
     if (!found)
       return found.takeError();
     if (*found)
-      return choose(builder.attempts[**found], target, base.peakBytes);
+      return choose(builder.attempts[**found], target, basePeak);
   }
-  int64_t reachable = base.peakBytes;
+  int64_t reachable = basePeak;
   for (const Attempt &attempt : builder.attempts)
-    reachable = std::min(reachable, attempt.peakBytes);
+    reachable = std::min(reachable, *attempt.peakBytes);
   std::string message = llvm::formatv(
       "budget {0} ({1} B of IREE's DEVICE_LOCAL peak, {2} B without remat) "
       "is infeasible under IREE: the smallest peak reached is {3} B ({4:F3} "
       "of IREE's baseline)",
-      request.remat.budget, target, base.peakBytes, reachable,
-      double(reachable) / double(base.peakBytes));
+      request.remat.budget, target, basePeak, reachable,
+      double(reachable) / double(basePeak));
   if (failureReport) {
     llvm::json::Object error{{"kind", "infeasible-budget"},
                              {"reason", message},
@@ -581,7 +640,7 @@ mlir::ckpt::tools::buildWithIree(const IreeToolchain &toolchain,
                                            {"error", std::move(error)}});
     *failureReport = llvm::json::Object{
         {"functions", std::move(functions)},
-        {"iree", describe(request, builder, base.peakBytes, target, nullptr)}};
+        {"iree", describe(request, builder, basePeak, target, nullptr)}};
   }
   return makeError(message);
 }

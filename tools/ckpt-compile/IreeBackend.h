@@ -1,10 +1,10 @@
-//===- IreeBackend.h - ckpt-compile --backend=iree-cpu ----------*- C++ -*-===//
+//===- IreeBackend.h - ckpt-compile --backend=iree-* ------------*- C++ -*-===//
 //
-// Builds a training step with IREE's CPU backend: ckpt's tensor preparation
-// and rematerialization, the recomputations behind optimization barriers
-// (ckpt-recompute-to-barrier), then iree-compile. A memory budget means
-// IREE's memory: the DEVICE_LOCAL peak iree-run-module reports, measured
-// for each candidate build.
+// Builds a training step with one of IREE's backends (CPU, CUDA): ckpt's
+// tensor preparation and rematerialization, the recomputations behind
+// optimization barriers (ckpt-recompute-to-barrier), then iree-compile. A
+// memory budget means IREE's memory: the DEVICE_LOCAL peak iree-run-module
+// reports on the target's device, measured for each candidate build.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,11 +35,29 @@ struct IreeToolchain {
 llvm::Expected<IreeToolchain> findIreeToolchain(llvm::StringRef compilePath,
                                                 llvm::StringRef runPath);
 
-/// iree-compile's flags for IREE's CPU backend, as ckpt pins them.
-llvm::ArrayRef<llvm::StringRef> getIreeCpuFlags();
+/// One of IREE's targets: how iree-compile builds for it and where
+/// iree-run-module measures its peak.
+struct IreeTarget {
+  /// ckpt-compile's name of it (`--backend=`): iree-cpu, iree-cuda.
+  std::string backend;
+  /// iree-compile's target flags, as ckpt pins them.
+  std::vector<std::string> compileFlags;
+  /// iree-run-module's `--device=`.
+  std::string device;
+};
+
+/// IREE's CPU backend on this machine's CPU, run on `local-sync` (one
+/// thread).
+IreeTarget getIreeCpuTarget();
+
+/// IREE's CUDA backend for the NVIDIA architecture `arch` (`sm_80`: IREE
+/// embeds PTX, which the driver compiles for newer GPUs), run on `cuda`.
+IreeTarget getIreeCudaTarget(llvm::StringRef arch);
 
 /// What to build.
 struct IreeBuildRequest {
+  /// The target.
+  IreeTarget target;
   /// The module, holding the entry and what it calls, after ckpt's tensor
   /// preparation (ckpt-tensor-prep); left unchanged.
   mutable ModuleOp prepared;
@@ -59,8 +77,10 @@ struct IreeBuildRequest {
   unsigned maxAttempts = 4;
 };
 
-/// Builds `request.entry` for IREE's CPU backend. Without a budget, the
-/// module is compiled as is. With a memory budget, candidates are planned
+/// Builds `request.entry` for `request.target`. Without a budget, the
+/// module is compiled as is, and its peak measured where the target's device
+/// is there (a CUDA module compiled on a machine without a GPU is reported
+/// unmeasured). With a memory budget, candidates are planned
 /// with ckpt-remat at decreasing ckpt budgets, each compiled and its
 /// DEVICE_LOCAL peak measured with iree-run-module (inputs of zeros; the
 /// peak depends on the shapes only), until one is within the budget; the
@@ -75,7 +95,7 @@ struct IreeBuildRequest {
 /// an `iree` object (IREE's baseline peak, the budget, the measured peak,
 /// ckpt's forecast, every attempt). For an infeasible budget, `report` (when
 /// not null) receives the same object with the error, as ckpt-remat reports
-/// one.
+/// one. A memory budget needs the device: without it, the error says so.
 llvm::Expected<llvm::json::Object>
 buildWithIree(const IreeToolchain &toolchain, const IreeBuildRequest &request,
               llvm::json::Object *failureReport = nullptr);

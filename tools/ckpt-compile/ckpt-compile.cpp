@@ -66,9 +66,11 @@ static cl::opt<std::string>
     backend("backend",
             cl::desc("Target: cpu (ckpt-cpu-pipeline), cuda "
                      "(ckpt-gpu-pipeline: kernels embedded as cubins, cuBLAS "
-                     "GEMMs, managed buffers counted as device memory) or "
+                     "GEMMs, managed buffers counted as device memory), "
                      "iree-cpu (iree-compile's CPU backend: an IREE module, "
-                     "the budget held in IREE's measured peak)"),
+                     "the budget held in IREE's measured peak) or iree-cuda "
+                     "(iree-compile's CUDA backend, the same way; measured "
+                     "where a GPU is)"),
             cl::init("cpu"), cl::cat(compileCategory));
 static cl::opt<std::string>
     chip("chip", cl::desc("GPU architecture of the cubins (--backend=cuda)"),
@@ -111,14 +113,20 @@ static cl::opt<bool> keepTemporaries("keep-temps",
                                      cl::desc("Keep the generated C and the "
                                               "object (prints their paths)"),
                                      cl::init(false), cl::cat(compileCategory));
+static cl::opt<std::string> ireeCudaTarget(
+    "iree-cuda-target",
+    cl::desc("--backend=iree-cuda: the NVIDIA architecture (iree-compile's "
+             "--iree-cuda-target; IREE 3.13 knows none newer than sm_89, and "
+             "the PTX it embeds runs on newer GPUs)"),
+    cl::init("sm_80"), cl::cat(compileCategory));
 static cl::opt<std::string>
     ireeCompile("iree-compile",
-                cl::desc("--backend=iree-cpu: the iree-compile to use "
+                cl::desc("--backend=iree-*: the iree-compile to use "
                          "(default: the one on the PATH)"),
                 cl::value_desc("path"), cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     ireeRunModule("iree-run-module",
-                  cl::desc("--backend=iree-cpu: the iree-run-module that "
+                  cl::desc("--backend=iree-*: the iree-run-module that "
                            "measures each candidate's peak (default: the "
                            "one on the PATH)"),
                   cl::value_desc("path"), cl::init(""),
@@ -237,7 +245,8 @@ bool checkNativeOptions() {
       mlir::ckpt::tools::parseBackend(backend);
   if (!target) {
     llvm::consumeError(target.takeError());
-    fail("--backend=" + backend + " is not one of cpu, cuda, iree-cpu");
+    fail("--backend=" + backend +
+         " is not one of cpu, cuda, iree-cpu, iree-cuda");
   }
   bool cuda = *target == mlir::ckpt::tools::Backend::Cuda;
   if (cuda && !profileIR.empty())
@@ -263,26 +272,30 @@ bool checkNativeOptions() {
 #endif
   if (emit != "exe" && emit != "lib" && emit != "obj")
     fail("--emit=" + emit + " is not one of exe, lib, obj");
+  if (ireeCudaTarget.getNumOccurrences())
+    fail("--iree-cuda-target is for --backend=iree-cuda");
 
   return cuda;
 }
 
 /// Checks that no option of the native backends is given with
-/// --backend=iree-cpu (IREE chooses its own code generation, and its
-/// output is a module, not a C ABI); false (not cuda).
+/// --backend=iree-cpu or iree-cuda (IREE chooses its own code generation,
+/// and its output is a module, not a C ABI); false (not cuda).
 bool checkIreeOptions() {
   for (const cl::Option *option : std::initializer_list<const cl::Option *>{
            &gemm, &threads, &emit, &headerFilename, &compiler, &profileIR,
            &chip})
     if (option->getNumOccurrences())
-      fail("--" + option->ArgStr +
-           " is not for --backend=iree-cpu (which "
-           "writes an IREE module, .vmfb)");
+      fail("--" + option->ArgStr + " is not for --backend=" + backend +
+           " (which writes an IREE module, .vmfb)");
+  if (backend == "iree-cpu" && ireeCudaTarget.getNumOccurrences())
+    fail("--iree-cuda-target is for --backend=iree-cuda");
   return false;
 }
 
-/// Builds the entry of `module` with IREE's CPU backend into the output
-/// (ckpt-compile --backend=iree-cpu) and writes the remat report.
+/// Builds the entry of `module` with one of IREE's backends into the output
+/// (ckpt-compile --backend=iree-cpu or iree-cuda) and writes the remat
+/// report.
 int compileWithIree(ModuleOp module,
                     llvm::ArrayRef<RankedTensorType> arguments) {
   llvm::Expected<mlir::ckpt::tools::IreeToolchain> toolchain =
@@ -301,6 +314,9 @@ int compileWithIree(ModuleOp module,
 
   std::string directory = makeTemporaryDirectory();
   mlir::ckpt::tools::IreeBuildRequest request;
+  request.target = backend == "iree-cuda"
+                       ? mlir::ckpt::tools::getIreeCudaTarget(ireeCudaTarget)
+                       : mlir::ckpt::tools::getIreeCpuTarget();
   request.prepared = module;
   request.entry = entryName;
   request.arguments.assign(arguments.begin(), arguments.end());
@@ -340,7 +356,7 @@ int runTool(int argc, char **argv) {
       argc, argv,
       "ckpt-compile: ahead-of-time build of a (rematerialized) training "
       "step\n");
-  bool iree = backend == "iree-cpu";
+  bool iree = backend == "iree-cpu" || backend == "iree-cuda";
   bool cuda = iree ? checkIreeOptions() : checkNativeOptions();
 
   DialectRegistry registry;
