@@ -149,8 +149,12 @@ def main():
     archs = options.archs.split(",")
     short = {"mlp": 0, "gpt": 1, "resnet": 2, "unet": 3, "gpt2": 4, "bert": 5}
     names = list(ZOO) + list(HF)
-    chosen = names if options.models == "all" else [
-        names[short[m]] for m in options.models.split(",")]
+    asked = [] if options.models == "all" else options.models.split(",")
+    unknown = [m for m in asked if m not in short]
+    if unknown:
+        parser.error(f"--models: unknown {', '.join(unknown)}; expected some of "
+                     f"{', '.join(short)} or all")
+    chosen = [names[short[m]] for m in asked] if asked else names
 
     work = tempfile.mkdtemp(prefix="ckpt-iree-cuda-")
     rows = []
