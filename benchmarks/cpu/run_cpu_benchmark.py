@@ -17,14 +17,19 @@ budget of IREE's own peak (or IREE's smallest peak plus 0.02 of its
 baseline where the budget is infeasible under IREE); its peak is IREE's
 DEVICE_LOCAL peak as iree-run-module measures it (inputs and results
 included; ckpt's rows count the inputs and the step's buffers).
+With --amp bf16 (or f16), the step is exported under torch.autocast and
+eager runs under it too: the matmuls compute in the narrow type, ckpt's
+accumulate in f32 as PyTorch's do (with gemm=blas on the f32 GEMMs, over f32
+copies of their operands).
 Prints the median step times, the ratios to eager and to the same build
 without remat, and the measured peaks.
 
     PYTHONPATH=python python3 benchmarks/cpu/run_cpu_benchmark.py [--threads 1] \
-        [--models gpt,resnet,resnet18] [--gemm codegen,blas] [--iree]
+        [--models gpt,resnet,resnet18] [--gemm codegen,blas] [--iree] [--amp bf16]
 """
 
 import argparse
+import contextlib
 import gc
 import os
 import statistics
@@ -91,6 +96,8 @@ def main():
     parser.add_argument("--gemm", default="codegen,blas")
     parser.add_argument("--iree", action="store_true",
                         help="also IREE's CPU build (local-sync, one thread)")
+    parser.add_argument("--amp", choices=["none", "bf16", "f16"], default="none",
+                        help="export and run eager under torch.autocast with this dtype")
     args = parser.parse_args()
     # Before OpenBLAS and torch start their thread pools (the builds take
     # theirs from --num-threads).
@@ -103,17 +110,28 @@ def main():
     from ckpt.torch.zoo import ZOO
 
     torch.set_num_threads(args.threads)
-    print(f"threads={args.threads} iterations={args.iterations} torch {torch.__version__}")
+
+    def autocast():
+        if args.amp == "none":
+            return contextlib.nullcontext()
+        dtype = torch.bfloat16 if args.amp == "bf16" else torch.float16
+        return torch.autocast("cpu", dtype=dtype)
+
+    print(f"threads={args.threads} iterations={args.iterations} amp={args.amp} "
+          f"torch {torch.__version__}")
     print(f"{'model':9} {'build':38} {'step_time_s':>12} {'vs_eager':>9} {'peak_bytes':>12} "
           f"{'vs_noremat':>11}")
     for name in args.models.split(","):
         model, inputs, targets, loss_fn = (EXAMPLES[name] if name in EXAMPLES else ZOO[name])()
-        step = export_training_step(model, inputs, loss_fn, targets=targets)
+        with autocast():
+            step = export_training_step(model, inputs, loss_fn, targets=targets)
         arguments = step.arguments(model, inputs, targets)
 
         def eager():
             model.zero_grad(set_to_none=True)
-            loss_fn(model(*inputs), *targets).backward()
+            with autocast():
+                loss = loss_fn(model(*inputs), *targets)
+            loss.backward()
 
         with tempfile.TemporaryDirectory(prefix="ckpt-cpu-benchmark-") as work:
             runs = [("pytorch eager", eager, None)]

@@ -50,6 +50,7 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   TensorPreparationOptions tensorPrep;
   tensorPrep.fuseElementwise = options.fuseElementwise;
   tensorPrep.convolutionsToGemm = options.gemm == "blas";
+  tensorPrep.gemmOperandsToF32 = options.gemm == "blas";
   buildTensorAndRematStages(pm, tensorPrep, options.remat.get());
 
   buildBufferizationPipeline(pm);

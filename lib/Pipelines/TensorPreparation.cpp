@@ -43,6 +43,10 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // gradients) accumulate in f32 as PyTorch's do; before the memory
   // analysis, so the f32 accumulators are counted.
   pm.addPass(createWidenAccumulatorsPass());
+  // Narrow matrix products through the BLAS's f32 GEMMs, on copies counted
+  // like any other value.
+  if (options.gemmOperandsToF32)
+    pm.addPass(createWidenGemmOperandsPass());
   // Convolutions as GEMMs, after the fusion (which would fold the patch
   // copy back into the multiplication) and before the memory analysis, so
   // the patch tensors are counted like any other value.

@@ -32,6 +32,12 @@ struct TensorPreparationOptions
       llvm::cl::desc("Rewrite f32/f64 2-D convolutions as an im2col copy and "
                      "a matmul (ckpt-convolution-to-gemm), for a BLAS"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<bool> gemmOperandsToF32{
+      *this, "gemm-operands-to-f32",
+      llvm::cl::desc("Let bf16/f16 matrix products read f32 copies of their "
+                     "operands (ckpt-widen-gemm-operands), for a BLAS "
+                     "without narrow GEMMs"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the tensor stage shared by the lowering pipelines: calls to private
@@ -39,8 +45,8 @@ struct TensorPreparationOptions
 /// at block end), aggregate ops are decomposed, elementwise arith/math on
 /// tensors become linalg ops, named ops are generalized and elementwise ops
 /// fused, and reductions into bf16/f16 accumulate in f32
-/// (`ckpt-widen-accumulators`). Its output is the IR that gets bufferized, so the memory analysis
-/// and the remat pass run on it.
+/// (`ckpt-widen-accumulators`). Its output is the IR that gets bufferized, so
+/// the memory analysis and the remat pass run on it.
 void buildTensorPreparationPipeline(OpPassManager &pm,
                                     const TensorPreparationOptions &options);
 

@@ -184,6 +184,55 @@ def WidenAccumulatorsPass : Pass<"ckpt-widen-accumulators"> {
   ];
 }
 
+def WidenGemmOperandsPass : Pass<"ckpt-widen-gemm-operands"> {
+  let summary = "Narrow matrix products read f32 copies of their operands, "
+                "for a BLAS";
+  let description = [{
+    After `ckpt-widen-accumulators`, a bf16 or f16 matrix product (an
+    autocast step's matmuls and their gradients) is a `linalg.generic`
+    that extends both narrow inputs to f32 in its payload, multiplies them
+    exactly and accumulates into an f32 tensor. The BLAS libraries of the CPU
+    pipeline (OpenBLAS, oneDNN's `dnnl_sgemm`) have no such GEMM, so
+    `ckpt-gemm-to-blas` leaves it to the loops, which are many times slower
+    than the f32 GEMM.
+
+    This pass rewrites every such contraction that `ckpt-gemm-to-blas` could
+    call as a GEMM (at most one batch dimension, one each of M, N and K,
+    static shapes, operands indexed by loop dimensions) to read f32 copies
+    of its two inputs: each is an elementwise `arith.extf` into a new f32
+    tensor, and the product multiplies and accumulates those in f32. The
+    values computed are the same (the product of two extended narrow values
+    is exact in f32), up to the order in which the GEMM sums. The copies
+    take the contraction's phase; the contraction keeps its annotations.
+
+    `ckpt-cpu-pipeline` runs it in the tensor preparation when
+    `gemm=blas`, before the memory analysis: the copies are tensors of the
+    program, in the forecast and in every remat plan. Other ops, and f32
+    and f64 programs, are unchanged.
+
+    Example:
+
+    ```mlir
+    %c = linalg.generic {...} ins(%a, %b : tensor<8x32xbf16>, tensor<32x16xbf16>)
+        outs(%acc : tensor<8x16xf32>) {
+      ^bb0(%x: bf16, %y: bf16, %z: f32):
+        %0 = arith.extf %x : bf16 to f32
+        %1 = arith.extf %y : bf16 to f32
+        %2 = arith.mulf %0, %1 : f32
+        %3 = arith.addf %z, %2 : f32
+        linalg.yield %3 : f32
+    } -> tensor<8x16xf32>
+    // becomes two linalg.generic copies (arith.extf) into tensor<8x32xf32>
+    // and tensor<32x16xf32>, and the same contraction on them (arith.mulf,
+    // arith.addf), which ckpt-gemm-to-blas calls as an f32 GEMM
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+    "mlir::arith::ArithDialect",
+  ];
+}
+
 def PrivatizeInitsPass : Pass<"ckpt-privatize-inits"> {
   let summary = "Give every writer of a shared linalg.fill or tensor.empty "
                 "its own";
