@@ -101,3 +101,45 @@ func.func @outer_write_before_read(%a: tensor<1024xf32>) -> (tensor<1024xf32>, t
   }
   return %r, %clobber : tensor<1024xf32>, tensor<1024xf32>
 }
+
+// -----
+
+// Tests that a region yielding several slices of one buffer it computes (a
+// fused projection split into its parts) yields views of that buffer, in
+// their layouts, and copies none of them: the memory analysis counts one
+// buffer alive while any slice is.
+// CHECK-LABEL: func.func @slices_of_one_buffer
+// CHECK:         %[[R:.*]]:2 = ckpt.recompute(%{{.*}} = %{{.*}} : memref<3x4xf32>) -> (memref<4xf32, strided<[1], offset: 4>>, memref<4xf32, strided<[1], offset: 8>>) {
+// CHECK:           %[[B:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x4xf32>
+// CHECK-NOT:       memref.copy
+// CHECK:           %[[S1:.*]] = memref.subview %[[B]][1, 0] [1, 4] [1, 1]
+// CHECK:           %[[S2:.*]] = memref.subview %[[B]][2, 0] [1, 4] [1, 1]
+// CHECK:           ckpt.yield %[[S1]], %[[S2]]
+func.func @slices_of_one_buffer(%a: tensor<3x4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r:2 = ckpt.recompute(%x = %a : tensor<3x4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %e = tensor.empty() : tensor<3x4xf32>
+    %y = linalg.exp ins(%x : tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) -> tensor<3x4xf32>
+    %s1 = tensor.extract_slice %y[1, 0] [1, 4] [1, 1] : tensor<3x4xf32> to tensor<4xf32>
+    %s2 = tensor.extract_slice %y[2, 0] [1, 4] [1, 1] : tensor<3x4xf32> to tensor<4xf32>
+    ckpt.yield %s1, %s2 : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Tests that a slice of a region input is still copied, into an identity
+// layout: a recomputed value never aliases a saved one.
+// CHECK-LABEL: func.func @slice_of_input
+// CHECK:         ckpt.recompute(%[[X:.*]] = %{{.*}} : memref<3x4xf32>) -> memref<4xf32> {
+// CHECK:           %[[S:.*]] = memref.subview %[[X]][1, 0] [1, 4] [1, 1]
+// CHECK:           %[[C:.*]] = memref.alloc(){{.*}} : memref<4xf32>
+// CHECK:           memref.copy %[[S]], %[[C]]
+// CHECK:           ckpt.yield %[[C]]
+func.func @slice_of_input(%a: tensor<3x4xf32>) -> tensor<4xf32> {
+  %r = ckpt.recompute(%x = %a : tensor<3x4xf32>) -> tensor<4xf32> {
+    %s = tensor.extract_slice %x[1, 0] [1, 4] [1, 1] : tensor<3x4xf32> to tensor<4xf32>
+    ckpt.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -51,6 +52,36 @@ struct ReadOnlyOperandsModel
   }
 };
 
+/// Returns true when `buffer` (a buffer, or a tensor not yet bufferized) is
+/// (a view of) an argument of `block`: through memref views, the tensor ops
+/// that bufferize to views (slices, reshapes, casts) and the conversions
+/// between tensors and buffers.
+static bool isViewOfBlockArgument(Value buffer, Block *block) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(buffer))
+      return arg.getOwner() == block;
+    Operation *def = buffer.getDefiningOp();
+    if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
+      buffer = view.getViewSource();
+      continue;
+    }
+    if (isa_and_nonnull<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+                        tensor::CollapseShapeOp, tensor::CastOp>(def)) {
+      buffer = def->getOperand(0);
+      continue;
+    }
+    if (auto toBuffer = dyn_cast_or_null<ToBufferOp>(def)) {
+      buffer = toBuffer.getTensor();
+      continue;
+    }
+    if (auto toTensor = dyn_cast_or_null<ToTensorOp>(def)) {
+      buffer = toTensor.getBuffer();
+      continue;
+    }
+    return false;
+  }
+}
+
 /// Analysis answers shared by both region ops: results are new allocations
 /// and region arguments (the saved inputs) are read-only.
 template <typename ConcreteModel, typename ConcreteOp>
@@ -75,9 +106,14 @@ struct CkptRegionOpModel
       return bufferization::getBufferType(
           concreteOp.getInputs()[arg.getArgNumber()], options, state,
           invocationStack);
-    // Results get an identity layout in the memory space of the yielded value.
+    // A result is the buffer the region yields, in its layout: a view of a
+    // buffer made inside the region (one of several slices of a fused
+    // projection) stays a view of it, as the memory analysis counts it,
+    // not a copy. A view of a region argument is copied (the result must
+    // not alias a saved value), into an identity layout.
     auto result = cast<OpResult>(value);
     Value yielded = concreteOp.getYield().getValues()[result.getResultNumber()];
+    bool copied = isViewOfBlockArgument(yielded, &concreteOp.getBodyBlock());
     // The yield may already be bufferized: nested ops go before their parent.
     auto memrefType = dyn_cast<BaseMemRefType>(yielded.getType());
     if (!memrefType) {
@@ -89,6 +125,8 @@ struct CkptRegionOpModel
       if (!memrefType)
         return yieldedType;
     }
+    if (!copied && isa<MemRefType>(memrefType))
+      return cast<BufferLikeType>(memrefType);
     return cast<BufferLikeType>(getMemRefTypeWithStaticIdentityLayout(
         cast<TensorType>(value.getType()), memrefType.getMemorySpace()));
   }
@@ -191,28 +229,6 @@ struct CheckpointOpInterface
         "must be expanded by the ckpt-remat pass before bufferization");
   }
 };
-
-/// Returns true when `buffer` is (a view of) an argument of `block`.
-static bool isViewOfBlockArgument(Value buffer, Block *block) {
-  while (true) {
-    if (auto arg = dyn_cast<BlockArgument>(buffer))
-      return arg.getOwner() == block;
-    Operation *def = buffer.getDefiningOp();
-    if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
-      buffer = view.getViewSource();
-      continue;
-    }
-    if (auto toBuffer = dyn_cast_or_null<ToBufferOp>(def)) {
-      buffer = toBuffer.getTensor();
-      continue;
-    }
-    if (auto toTensor = dyn_cast_or_null<ToTensorOp>(def)) {
-      buffer = toTensor.getBuffer();
-      continue;
-    }
-    return false;
-  }
-}
 
 /// Bufferization of `ckpt.yield`: yields buffers of exactly the parent's
 /// result types, each a buffer the region owns.
