@@ -35,6 +35,13 @@ struct GemmMatch {
   /// The runtime's A is the op's second input and B its first (the op
   /// writes the product transposed, as ckpt-autodiff's matmul gradients do).
   bool swapInputs = false;
+  /// Per operand of the op (inputs, then the init): the permutation of its
+  /// dimensions that brings the batch dimension first, the others keeping
+  /// their order (empty: it is first, or there is none). The runtime gets a
+  /// transposed view (memref.transpose, no copy): a batched product whose
+  /// operand is laid out (k, batch, n), as attention's are once the
+  /// importer's transposes are folded into the maps, is a strided batch.
+  SmallVector<SmallVector<int64_t, 3>, 3> batchFirst;
 };
 
 /// Loop-dimension positions of the results of `map` (all plain dimensions).
@@ -60,13 +67,38 @@ bool matchOperand(ArrayRef<unsigned> dims, ArrayRef<unsigned> batch,
   return transposed || (matrix[0] == first && matrix[1] == second);
 }
 
-/// Unit innermost stride: the layout BLAS reads with a leading dimension.
-bool hasUnitInnerStride(MemRefType type) {
+/// Unit stride in dimension `dim` (the innermost once the batch dimension
+/// is brought first): the layout BLAS reads with a leading dimension.
+bool hasUnitStride(MemRefType type, unsigned dim) {
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty())
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      dim >= strides.size())
     return false;
-  return strides.back() == 1;
+  return strides[dim] == 1;
+}
+
+/// Brings loop dimension `batchDim` first in `dims` (an operand's loop
+/// dimensions in memory order), the others keeping their order; returns the
+/// permutation of the operand's dimensions (empty when it was first), or
+/// std::nullopt when the operand does not have that dimension.
+std::optional<SmallVector<int64_t, 3>>
+bringBatchFirst(SmallVectorImpl<unsigned> &dims, unsigned batchDim) {
+  auto it = llvm::find(dims, batchDim);
+  if (it == dims.end())
+    return std::nullopt;
+  int64_t position = it - dims.begin();
+  if (position == 0)
+    return SmallVector<int64_t, 3>();
+  SmallVector<int64_t, 3> permutation = {position};
+  for (int64_t index = 0, e = dims.size(); index < e; ++index)
+    if (index != position)
+      permutation.push_back(index);
+  SmallVector<unsigned> permuted;
+  for (int64_t index : permutation)
+    permuted.push_back(dims[index]);
+  dims.assign(permuted.begin(), permuted.end());
+  return permutation;
 }
 
 FailureOr<GemmMatch> matchGemm(linalg::LinalgOp op,
@@ -87,8 +119,7 @@ FailureOr<GemmMatch> matchGemm(linalg::LinalgOp op,
   auto aType = dyn_cast<MemRefType>(aOperand->get().getType());
   auto bType = dyn_cast<MemRefType>(bOperand->get().getType());
   auto cType = dyn_cast<MemRefType>(cOperand->get().getType());
-  if (!aType || !bType || !cType || !hasUnitInnerStride(aType) ||
-      !hasUnitInnerStride(bType) || !hasUnitInnerStride(cType))
+  if (!aType || !bType || !cType)
     return failure();
 
   auto aDims = dimPositions(op.getMatchingIndexingMap(aOperand));
@@ -99,6 +130,23 @@ FailureOr<GemmMatch> matchGemm(linalg::LinalgOp op,
   SmallVector<unsigned> batch(dims->batch.begin(), dims->batch.end());
   unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
   GemmMatch match;
+  for (auto [operandDims, type] : llvm::zip_equal(
+           std::array<SmallVector<unsigned> *, 3>{&*aDims, &*bDims, &*cDims},
+           std::array<MemRefType, 3>{aType, bType, cType})) {
+    SmallVector<int64_t, 3> permutation;
+    if (!batch.empty()) {
+      std::optional<SmallVector<int64_t, 3>> found =
+          bringBatchFirst(*operandDims, batch[0]);
+      if (!found)
+        return failure();
+      permutation = *found;
+    }
+    unsigned inner =
+        permutation.empty() ? type.getRank() - 1 : permutation.back();
+    if (!hasUnitStride(type, inner))
+      return failure();
+    match.batchFirst.push_back(permutation);
+  }
   bool cTransposed = false;
   if (!matchOperand(*aDims, batch, m, k, match.transA) ||
       !matchOperand(*bDims, batch, k, n, match.transB) ||
@@ -233,6 +281,13 @@ LogicalResult mlir::ckpt::rewriteGemmsToCalls(ModuleOp module,
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     SmallVector<Value> operands = op->getOperands();
+    for (auto [operand, permutation] :
+         llvm::zip_equal(operands, match.batchFirst))
+      if (!permutation.empty())
+        operand = memref::TransposeOp::create(
+            rewriter, loc, operand,
+            AffineMapAttr::get(AffineMap::getPermutationMap(
+                permutation, rewriter.getContext())));
     if (match.swapInputs)
       std::swap(operands[0], operands[1]);
     SmallVector<Value> args;

@@ -43,6 +43,46 @@ func.func @variants(%a: memref<4x8x16xf64>, %b: memref<4x16x8xf64>, %c: memref<4
 
 // -----
 
+// Tests a batched product whose operands are not laid out batch-first (as
+// attention's are once an importer's transposes are folded into the maps):
+// B is (k, batch, n), a strided slice, and C is (m, batch, n); each gets a
+// transposed view with the batch first (no copy), A is passed as it is. An
+// operand without unit stride along its rows stays a loop.
+// CHECK-LABEL: func.func @batch_not_first
+// CHECK-NOT:     memref.transpose %arg0
+// CHECK-DAG:     %[[B:.*]] = memref.transpose %arg1 (d0, d1, d2) -> (d1, d0, d2) : memref<64x32x32xf32, strided<[1024, 32, 1], offset: 131072>> to memref<32x64x32xf32, strided<[32, 1024, 1], offset: 131072>>
+// CHECK-DAG:     %[[C:.*]] = memref.transpose %arg2 (d0, d1, d2) -> (d1, d0, d2) : memref<64x32x32xf32> to memref<32x64x32xf32, strided<[32, 1024, 1]>>
+// CHECK-DAG:     %[[CB:.*]] = memref.cast %[[B]]
+// CHECK-DAG:     %[[CC:.*]] = memref.cast %[[C]]
+// CHECK:         call @ckpt_cpu_batch_gemm_f32(%{{.*}}, %[[CB]], %[[CC]], %c0_i32, %c0_i32{{.*}}, %c1_i32)
+// CHECK:         linalg.generic
+// CHECK-NOT:     call @ckpt_cpu
+func.func @batch_not_first(%a: memref<32x64x64xf32>, %b: memref<64x32x32xf32, strided<[1024, 32, 1], offset: 131072>>,
+                           %c: memref<64x32x32xf32>, %d: memref<32x64x64xf32, strided<[4096, 1, 64]>>,
+                           %e: memref<32x64x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (k, b, n)>, affine_map<(b, m, n, k) -> (m, b, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x64x64xf32>, memref<64x32x32xf32, strided<[1024, 32, 1], offset: 131072>>)
+      outs(%c : memref<64x32x32xf32>) {
+    ^bb0(%x: f32, %y: f32, %z: f32):
+      %0 = arith.mulf %x, %y : f32
+      %1 = arith.addf %z, %0 : f32
+      linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (k, b, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%d, %b : memref<32x64x64xf32, strided<[4096, 1, 64]>>, memref<64x32x32xf32, strided<[1024, 32, 1], offset: 131072>>)
+      outs(%e : memref<32x64x32xf32>) {
+    ^bb0(%x: f32, %y: f32, %z: f32):
+      %0 = arith.mulf %x, %y : f32
+      %1 = arith.addf %z, %0 : f32
+      linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
 // Tests that what BLAS has no GEMM for stays a linalg op: bf16, and
 // contractions on tensors.
 // CHECK-LABEL: func.func @left_alone
