@@ -51,6 +51,7 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   tensorPrep.fuseElementwise = options.fuseElementwise;
   tensorPrep.convolutionsToGemm = options.gemm == "blas";
   tensorPrep.gemmOperandsToF32 = options.gemm == "blas";
+  tensorPrep.scatterOneHotProducts = true;
   buildTensorAndRematStages(pm, tensorPrep, options.remat.get());
 
   buildBufferizationPipeline(pm);

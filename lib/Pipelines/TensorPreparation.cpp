@@ -43,6 +43,10 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // gradients) accumulate in f32 as PyTorch's do; before the memory
   // analysis, so the f32 accumulators are counted.
   pm.addPass(createWidenAccumulatorsPass());
+  // Embedding gradients add rows instead of multiplying by one-hot
+  // matrices; the loops bufferize in place.
+  if (options.scatterOneHotProducts)
+    pm.addPass(createOneHotProductsToScatterPass());
   // Narrow matrix products through the BLAS's f32 GEMMs, on copies counted
   // like any other value.
   if (options.gemmOperandsToF32)

@@ -38,6 +38,12 @@ struct TensorPreparationOptions
                      "operands (ckpt-widen-gemm-operands), for a BLAS "
                      "without narrow GEMMs"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<bool> scatterOneHotProducts{
+      *this, "scatter-one-hot-products",
+      llvm::cl::desc("Rewrite contractions of one-hot matrices (embedding "
+                     "gradients) as loops that add each row into its "
+                     "token's row (ckpt-one-hot-products-to-scatter)"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the tensor stage shared by the lowering pipelines: calls to private

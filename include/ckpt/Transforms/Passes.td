@@ -233,6 +233,40 @@ def WidenGemmOperandsPass : Pass<"ckpt-widen-gemm-operands"> {
   ];
 }
 
+def OneHotProductsToScatterPass : Pass<"ckpt-one-hot-products-to-scatter"> {
+  let summary = "Contractions of one-hot matrices become row scatters";
+  let description = [{
+    An embedding's gradient, as `ckpt.torch` exports it (torch-mlir has no
+    linalg form of the scatter-add), is the transposed one-hot matrix of the
+    tokens times the rows of the output gradient; after fusion it is one
+    `linalg.generic` that compares every token with every row index:
+    `out[v, h] += uitofp(tokens[t] == iota[v]) * rows[t, h]`, T x V x H
+    multiply-adds of which T x H are not by zero. With a real vocabulary
+    (GPT-2: 50257 rows) that is most of a training step's time on the CPU.
+
+    This pass rewrites such a contraction (three inputs: the tokens read
+    along the reduction dimension t only, an iota along the output's row
+    dimension v only, a matrix read along t and the output's column h; that
+    payload, operands in either order; static shapes) into an `scf.for` over
+    the tokens that adds row t of the matrix into row `tokens[t]` of the
+    accumulator: `tensor.extract_slice`, an elementwise `linalg.generic` and
+    `tensor.insert_slice` of the loop-carried tensor, which bufferize in
+    place (no allocation; the memory analysis models the loop). Each
+    element gets the same additions in the same order as before, less the
+    additions of zero products. A token outside [0, V) matches no row; its
+    row is added times 0.0 to row 0 (the one-hot product adds it times 0.0
+    to every row).
+
+    `ckpt-cpu-pipeline` runs it in the tensor preparation, after the
+    fusion; the GPU pipeline does not (a loop over the tokens would launch
+    a kernel per token).
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+    "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+  ];
+}
+
 def PrivatizeInitsPass : Pass<"ckpt-privatize-inits"> {
   let summary = "Give every writer of a shared linalg.fill or tensor.empty "
                 "its own";
