@@ -26,6 +26,7 @@ import torch.nn.functional as F
 
 import ckpt.torch
 from ckpt.torch import ExportError, TrainStep
+from ckpt.torch.models import decoder_example
 
 BUILD = os.environ.get("CKPT_BUILD_DIR")
 
@@ -222,27 +223,6 @@ def test_scaled_dot_product_attention_with_masks(causal):
     assert_normwise_close(grads(model), grads(reference))
 
 
-class CausalDecoder(nn.Module):
-    """Embedding, two causal nn.TransformerEncoderLayers (GELU), LayerNorm
-    and a head."""
-
-    def __init__(self, vocab=256, width=128, layers=2):
-        super().__init__()
-        self.embed = nn.Embedding(vocab, width)
-        self.layers = nn.ModuleList(
-            nn.TransformerEncoderLayer(width, 4, 2 * width, dropout=0.0, activation="gelu",
-                                       batch_first=True) for _ in range(layers))
-        self.norm = nn.LayerNorm(width)
-        self.head = nn.Linear(width, vocab)
-
-    def forward(self, tokens):
-        x = self.embed(tokens)
-        mask = nn.Transformer.generate_square_subsequent_mask(tokens.shape[1])
-        for layer in self.layers:
-            x = layer(x, src_mask=mask, is_causal=True)
-        return self.head(self.norm(x))
-
-
 def test_fused_qkv_projection_remat_forecast_is_exact():
     """nn.TransformerEncoderLayer projects q, k and v with one matmul and
     slices its result; where remat recomputes that projection, the region
@@ -250,14 +230,7 @@ def test_fused_qkv_projection_remat_forecast_is_exact():
     forecast and meets the budget (bufferization used to copy the slices
     with an offset while the forecast counted views: 3.4% over, budget
     missed)."""
-    torch.manual_seed(5)
-    model = CausalDecoder()
-    tokens = torch.randint(0, 256, (8, 64))
-    labels = torch.randint(0, 256, (8, 64))
-
-    def loss_fn(logits, labels):
-        return F.cross_entropy(logits.reshape(-1, 256), labels.reshape(-1))
-
+    model, (tokens,), (labels,), loss_fn = decoder_example(vocab=256, seed=5)
     step = TrainStep(model, loss_fn, (tokens,), (labels,), budget="0.5", build=BUILD, threads=1)
     step(tokens, labels)
     report = step.report["functions"][0]

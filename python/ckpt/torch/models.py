@@ -3,6 +3,10 @@
 GPT: token and position embeddings, pre-norm blocks (causal self-attention
 with a registered mask buffer, GELU MLP, residuals), final layer norm,
 linear head; loss: cross-entropy over next tokens.
+Decoder: PyTorch's own layers, as a user would write a causal language
+model without a library: an embedding, nn.TransformerEncoderLayer blocks
+(fused q/k/v projection, GELU) under a causal mask, a final LayerNorm and a
+head; loss: cross-entropy.
 ResNet: a 3x3 stem, residual blocks of two 3x3 convolutions with batch
 normalization (batch statistics) and ReLU, a strided 1x1 downsampling
 shortcut, global average pooling, a linear classifier; loss: cross-entropy.
@@ -71,6 +75,25 @@ def gpt_loss(logits, targets):
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
 
 
+class Decoder(nn.Module):
+    def __init__(self, vocab=1024, dim=128, heads=4, layers=2):
+        super().__init__()
+        self.vocab = vocab
+        self.embed = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList(
+            nn.TransformerEncoderLayer(dim, heads, 2 * dim, dropout=0.0, activation="gelu",
+                                       batch_first=True) for _ in range(layers))
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, vocab)
+
+    def forward(self, tokens):
+        x = self.embed(tokens)
+        mask = nn.Transformer.generate_square_subsequent_mask(tokens.shape[1])
+        for layer in self.layers:
+            x = layer(x, src_mask=mask, is_causal=True)
+        return self.head(self.norm(x))
+
+
 class ResidualBlock(nn.Module):
     def __init__(self, channels_in, channels, stride):
         super().__init__()
@@ -112,6 +135,16 @@ def gpt_example(batch=8, seed=0, **sizes):
     return model, (tokens,), (targets,), gpt_loss
 
 
+def decoder_example(batch=8, seq=64, seed=0, **sizes):
+    """A causal nn.TransformerEncoderLayer decoder, its tokens and targets,
+    and its loss."""
+    torch.manual_seed(seed)
+    model = Decoder(**sizes)
+    tokens = torch.randint(0, model.vocab, (batch, seq))
+    targets = torch.randint(0, model.vocab, (batch, seq))
+    return model, (tokens,), (targets,), gpt_loss
+
+
 def resnet_example(batch=8, size=16, seed=0, **sizes):
     """A ResNet, its example images and labels, and its loss."""
     torch.manual_seed(seed)
@@ -121,4 +154,4 @@ def resnet_example(batch=8, size=16, seed=0, **sizes):
     return model, (images,), (labels,), F.cross_entropy
 
 
-EXAMPLES = {"gpt": gpt_example, "resnet": resnet_example}
+EXAMPLES = {"gpt": gpt_example, "decoder": decoder_example, "resnet": resnet_example}
