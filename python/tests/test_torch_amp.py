@@ -23,33 +23,17 @@ else:
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ckpt.torch import TrainStep, export_training_step
+from ckpt.torch import TrainStep, export_training_step, models
 
 BUILD = os.environ.get("CKPT_BUILD_DIR")
 
 
-class Decoder(nn.Module):
-    """Embedding, causal attention, LayerNorm, a GELU MLP and a head: the
+def Decoder(layers=2):
+    """ckpt.torch.models.Decoder at this test's sizes: embedding, causal
+    nn.TransformerEncoderLayers (GELU MLP), LayerNorm and a head: the
     matmuls autocast to the narrow type, the softmax, norms and loss stay
     in f32, the embedding gradient is summed in f32."""
-
-    def __init__(self, vocab=32, width=32, heads=4, layers=2):
-        super().__init__()
-        self.embed = nn.Embedding(vocab, width)
-        self.layers = nn.ModuleList(
-            nn.TransformerEncoderLayer(width, heads, 2 * width, dropout=0.0,
-                                       activation="gelu", batch_first=True)
-            for _ in range(layers))
-        self.norm = nn.LayerNorm(width)
-        self.head = nn.Linear(width, vocab)
-        self.heads = heads
-
-    def forward(self, tokens):
-        x = self.embed(tokens)
-        mask = nn.Transformer.generate_square_subsequent_mask(tokens.shape[1])
-        for layer in self.layers:
-            x = layer(x, src_mask=mask, is_causal=True)
-        return self.head(self.norm(x))
+    return models.Decoder(vocab=32, dim=32, heads=4, layers=layers)
 
 
 def lm_loss(logits, labels):
