@@ -412,10 +412,26 @@ FailureOr<Value> GradientBuilder::buildOperandAdjoint(linalg::GenericOp op,
           }
         }
         Value sum = acc;
-        if (tangent)
-          sum = arith::AddFOp::create(
-              b, bodyLoc, acc,
-              arith::MulFOp::create(b, bodyLoc, tangent, outputAdj));
+        if (tangent) {
+          Value contribution =
+              arith::MulFOp::create(b, bodyLoc, tangent, outputAdj);
+          // Through a cast (arith.extf/truncf), the result's type is not the
+          // operand's: its adjoint is the contribution cast back.
+          auto from = cast<FloatType>(contribution.getType());
+          auto to = cast<FloatType>(elementType);
+          if (from != to && from.getWidth() == to.getWidth()) {
+            // bf16 <-> f16: through f32.
+            contribution =
+                arith::ExtFOp::create(b, bodyLoc, b.getF32Type(), contribution);
+            from = b.getF32Type();
+          }
+          if (from.getWidth() > to.getWidth())
+            contribution =
+                arith::TruncFOp::create(b, bodyLoc, to, contribution);
+          else if (from.getWidth() < to.getWidth())
+            contribution = arith::ExtFOp::create(b, bodyLoc, to, contribution);
+          sum = arith::AddFOp::create(b, bodyLoc, acc, contribution);
+        }
         linalg::YieldOp::create(b, bodyLoc, sum);
       });
   backward(adjointOp);
