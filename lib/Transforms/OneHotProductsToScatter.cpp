@@ -72,6 +72,12 @@ struct OneHotProduct {
   bool rowsTransposed;
   /// The position of `tokens` among the op's inputs.
   unsigned tokenInput;
+  /// A condition on the token alone and-ed with the one-hot comparison (an
+  /// embedding's padding index: `token != pad`), or null; `extraBound` is
+  /// its other operand (defined outside the payload, or a constant in it).
+  arith::CmpIOp extra;
+  Value extraBound;
+  bool extraTokenFirst = true;
 };
 
 /// Whether `value`, in the payload of a generic, is the index of loop
@@ -120,8 +126,6 @@ std::optional<OneHotProduct> matchOneHotProduct(linalg::GenericOp generic) {
   // %p = mulf %f, %row; %s = addf %out, %p; yield %s (and, with the iota
   // fused in, %index = index_cast(linalg.index v)).
   Block *body = generic.getBody();
-  if (body->getOperations().size() != (inputs == 3 ? 5u : 7u))
-    return std::nullopt;
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   auto sum = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
   BlockArgument out = body->getArgument(inputs);
@@ -140,7 +144,30 @@ std::optional<OneHotProduct> matchOneHotProduct(linalg::GenericOp generic) {
   }
   if (!indicator)
     return std::nullopt;
+  // The indicator's condition: the one-hot comparison, or that and a
+  // condition on the token (a padding index), `andi` in either order.
   auto compare = indicator.getIn().getDefiningOp<arith::CmpIOp>();
+  if (auto both = indicator.getIn().getDefiningOp<arith::AndIOp>()) {
+    auto lhsCompare = both.getLhs().getDefiningOp<arith::CmpIOp>();
+    auto rhsCompare = both.getRhs().getDefiningOp<arith::CmpIOp>();
+    if (!lhsCompare || !rhsCompare)
+      return std::nullopt;
+    // The one-hot comparison is the equality of two payload values; the
+    // extra one compares the token with a bound (from outside, or a
+    // constant).
+    auto isOneHot = [&](arith::CmpIOp op) {
+      auto inPayload = [&](Value value) {
+        return value.getParentRegion() == &generic.getRegion() &&
+               !value.getDefiningOp<arith::ConstantOp>();
+      };
+      return op.getPredicate() == arith::CmpIPredicate::eq &&
+             inPayload(op.getLhs()) && inPayload(op.getRhs());
+    };
+    if (isOneHot(lhsCompare) == isOneHot(rhsCompare))
+      return std::nullopt;
+    compare = isOneHot(lhsCompare) ? lhsCompare : rhsCompare;
+    match.extra = isOneHot(lhsCompare) ? rhsCompare : lhsCompare;
+  }
   auto rowArg = dyn_cast<BlockArgument>(row);
   if (!compare || compare.getPredicate() != arith::CmpIPredicate::eq ||
       !rowArg || rowArg.getOwner() != body || rowArg.getArgNumber() >= inputs)
@@ -192,6 +219,29 @@ std::optional<OneHotProduct> matchOneHotProduct(linalg::GenericOp generic) {
       !cast<IntegerType>(token.getType()).isSignless())
     return std::nullopt;
   match.tokenInput = cast<BlockArgument>(token).getArgNumber();
+  // The extra condition compares the token with a bound from outside the
+  // payload (or a constant in it).
+  unsigned expectedOps = inputs == 3 ? 5 : 7;
+  if (match.extra) {
+    Value other;
+    if (match.extra.getLhs() == token) {
+      other = match.extra.getRhs();
+    } else if (match.extra.getRhs() == token) {
+      other = match.extra.getLhs();
+      match.extraTokenFirst = false;
+    } else {
+      return std::nullopt;
+    }
+    expectedOps += 2;
+    if (other.getParentRegion() == &generic.getRegion()) {
+      if (!other.getDefiningOp<arith::ConstantOp>())
+        return std::nullopt;
+      ++expectedOps;
+    }
+    match.extraBound = other;
+  }
+  if (body->getOperations().size() != expectedOps)
+    return std::nullopt;
 
   // The rows: read along (t, h) or (h, t), a float of the output's type.
   std::optional<SmallVector<std::optional<unsigned>>> rowDims =
@@ -265,10 +315,22 @@ void rewriteAsScatter(const OneHotProduct &match) {
         Value belowHigh = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::slt, token, high);
         Value inRange = arith::AndIOp::create(b, loc, aboveLow, belowHigh);
+        // The token's own condition (a padding index) weighs its row too.
+        Value counted = inRange;
+        if (match.extra) {
+          Value bound = match.extraBound;
+          if (bound.getParentRegion() == &generic.getRegion())
+            bound = b.clone(*bound.getDefiningOp())->getResult(0);
+          Value lhs = match.extraTokenFirst ? token : bound;
+          Value rhs = match.extraTokenFirst ? bound : token;
+          Value condition = arith::CmpIOp::create(
+              b, loc, arith::CmpIOp(match.extra).getPredicate(), lhs, rhs);
+          counted = arith::AndIOp::create(b, loc, inRange, condition);
+        }
         Value clamped = arith::SelectOp::create(b, loc, inRange, token, low);
         Value v = arith::IndexCastOp::create(b, loc, b.getIndexType(), clamped);
         Value weight = arith::SelectOp::create(
-            b, loc, inRange,
+            b, loc, counted,
             arith::ConstantOp::create(b, loc, element,
                                       b.getFloatAttr(element, 1.0)),
             arith::ConstantOp::create(b, loc, element,

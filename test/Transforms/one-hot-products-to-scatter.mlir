@@ -72,6 +72,37 @@ func.func @iota_input_transposed_rows(%tok: tensor<64xi64>, %g: tensor<16x64xf32
 
 // -----
 
+// Tests an embedding with a padding index (BERT's word embeddings): the
+// comparison is and-ed with `token != pad`, which the loop evaluates on the
+// token to weigh its row.
+// CHECK-LABEL: func.func @padding_index
+// CHECK:         scf.for
+// CHECK:           %[[X:.*]] = tensor.extract
+// CHECK:           %[[RANGE:.*]] = arith.andi
+// CHECK:           %[[KEEP:.*]] = arith.cmpi ne, %[[X]], %{{.*}} : i64
+// CHECK:           %[[COUNT:.*]] = arith.andi %[[RANGE]], %[[KEEP]] : i1
+// CHECK:           arith.select %[[COUNT]], %{{.*}}, %{{.*}} : f32
+func.func @padding_index(%tok: tensor<64x1xi64>, %g: tensor<64x16xf32>, %init: tensor<32x16xf32>) -> tensor<32x16xf32> {
+  %pad = arith.constant 0 : i64
+  %r = linalg.generic {indexing_maps = [affine_map<(v, h, t) -> (t, 0)>, affine_map<(v, h, t) -> (t, h)>, affine_map<(v, h, t) -> (v, h)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%tok, %g : tensor<64x1xi64>, tensor<64x16xf32>) outs(%init : tensor<32x16xf32>) {
+  ^bb0(%a: i64, %x: f32, %acc: f32):
+    %keep = arith.cmpi ne, %a, %pad : i64
+    %i = linalg.index 0 : index
+    %b = arith.index_cast %i : index to i64
+    %eq = arith.cmpi eq, %a, %b : i64
+    %both = arith.andi %eq, %keep : i1
+    %one = arith.uitofp %both : i1 to f32
+    %p = arith.mulf %one, %x : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<32x16xf32>
+  return %r : tensor<32x16xf32>
+}
+
+// -----
+
 // Tests what stays a product: an index that is not an iota (a constant
 // tensor), a comparison other than equality, and a payload with more in it.
 // CHECK-LABEL: func.func @left_alone

@@ -244,10 +244,13 @@ def OneHotProductsToScatterPass : Pass<"ckpt-one-hot-products-to-scatter"> {
     multiply-adds of which T x H are not by zero. With a real vocabulary
     (GPT-2: 50257 rows) that is most of a training step's time on the CPU.
 
-    This pass rewrites such a contraction (three inputs: the tokens read
-    along the reduction dimension t only, an iota along the output's row
-    dimension v only, a matrix read along t and the output's column h; that
-    payload, operands in either order; static shapes) into an `scf.for` over
+    This pass rewrites such a contraction (the tokens read along the
+    reduction dimension t only, compared with the output's row index v (an
+    iota input read along v only, or the loop index once the fusion has
+    folded the iota in), a matrix read along t and the output's column h;
+    that payload, operands in either order, the comparison possibly and-ed
+    with a condition on the token alone such as an embedding's padding index
+    `token != pad`; static shapes) into an `scf.for` over
     the tokens that adds row t of the matrix into row `tokens[t]` of the
     accumulator: `tensor.extract_slice`, an elementwise `linalg.generic` and
     `tensor.insert_slice` of the loop-carried tensor, which bufferize in
