@@ -279,16 +279,12 @@ void rewriteAsScatter(const OneHotProduct &match) {
   auto rowsType = cast<RankedTensorType>(match.rows.getType());
   auto tokensType = cast<RankedTensorType>(match.tokens.getType());
   auto tokenType = cast<IntegerType>(tokensType.getElementType());
-  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  unsigned tokenInput = match.tokenInput;
-  AffineMap tokenMap = maps[tokenInput];
+  AffineMap tokenMap = generic.getIndexingMapsArray()[match.tokenInput];
 
   // The sizes: T tokens, V rows of the output, H columns.
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   int64_t tokens = ranges[match.t], vocabulary = ranges[match.v],
           width = ranges[match.h];
-  bool vFirst =
-      *readDims(maps[generic.getNumDpsInputs()]).value()[0] == match.v;
 
   auto indexConstant = [&](OpBuilder &b, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
@@ -336,23 +332,33 @@ void rewriteAsScatter(const OneHotProduct &match) {
             arith::ConstantOp::create(b, loc, element,
                                       b.getFloatAttr(element, 0.0)));
 
-        auto rowSlice = [&](Value source, Value position, bool transposed,
-                            RankedTensorType type) {
-          SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-          SmallVector<OpFoldResult> sizes = {
-              b.getIndexAttr(type.getDimSize(0)),
-              b.getIndexAttr(type.getDimSize(1))};
-          SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-          unsigned along = transposed ? 1 : 0;
-          offsets[along] = position;
-          sizes[along] = b.getIndexAttr(1);
-          auto sliceType =
-              RankedTensorType::get({width}, type.getElementType());
-          return tensor::ExtractSliceOp::create(b, loc, sliceType, source,
-                                                offsets, sizes, strides);
+        // Row `position` of a 2-D tensor of `type` (a column when
+        // `transposed`), as slice offsets, sizes and strides.
+        struct Row {
+          SmallVector<OpFoldResult> offsets, sizes, strides;
         };
-        Value row = rowSlice(match.rows, t, match.rowsTransposed, rowsType);
-        Value target = rowSlice(acc, v, !vFirst, outType);
+        auto rowOf = [&](RankedTensorType type, Value position,
+                         bool transposed) {
+          Row row{SmallVector<OpFoldResult>(2, b.getIndexAttr(0)),
+                  {b.getIndexAttr(type.getDimSize(0)),
+                   b.getIndexAttr(type.getDimSize(1))},
+                  SmallVector<OpFoldResult>(2, b.getIndexAttr(1))};
+          unsigned along = transposed ? 1 : 0;
+          row.offsets[along] = position;
+          row.sizes[along] = b.getIndexAttr(1);
+          return row;
+        };
+        auto extractRow = [&](Value source, const Row &row) {
+          auto type = cast<RankedTensorType>(source.getType());
+          return tensor::ExtractSliceOp::create(
+              b, loc, RankedTensorType::get({width}, type.getElementType()),
+              source, row.offsets, row.sizes, row.strides);
+        };
+        // The output is (v, h): its row v takes row t of the matrix.
+        Row targetRow = rowOf(outType, v, /*transposed=*/false);
+        Value row =
+            extractRow(match.rows, rowOf(rowsType, t, match.rowsTransposed));
+        Value target = extractRow(acc, targetRow);
         AffineMap identity = b.getMultiDimIdentityMap(1);
         auto add = linalg::GenericOp::create(
             b, loc, target.getType(), row, target,
@@ -364,15 +370,9 @@ void rewriteAsScatter(const OneHotProduct &match) {
               Value total = arith::AddFOp::create(nested, loc, args[1], scaled);
               linalg::YieldOp::create(nested, loc, total);
             });
-        SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-        SmallVector<OpFoldResult> sizes = {
-            b.getIndexAttr(outType.getDimSize(0)),
-            b.getIndexAttr(outType.getDimSize(1))};
-        SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-        offsets[vFirst ? 0 : 1] = v;
-        sizes[vFirst ? 0 : 1] = b.getIndexAttr(1);
         Value updated = tensor::InsertSliceOp::create(
-            b, loc, add.getResult(0), acc, offsets, sizes, strides);
+            b, loc, add.getResult(0), acc, targetRow.offsets, targetRow.sizes,
+            targetRow.strides);
         scf::YieldOp::create(b, loc, updated);
       });
   // The loop is the op the annotations describe; its ops take the phase.
