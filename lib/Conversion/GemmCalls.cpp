@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -83,7 +84,7 @@ bool hasUnitStride(MemRefType type, unsigned dim) {
 /// permutation of the operand's dimensions (empty when it was first), or
 /// std::nullopt when the operand does not have that dimension.
 std::optional<SmallVector<int64_t, 3>>
-bringBatchFirst(SmallVectorImpl<unsigned> &dims, unsigned batchDim) {
+bringBatchFirst(SmallVector<unsigned> &dims, unsigned batchDim) {
   auto it = llvm::find(dims, batchDim);
   if (it == dims.end())
     return std::nullopt;
@@ -94,10 +95,7 @@ bringBatchFirst(SmallVectorImpl<unsigned> &dims, unsigned batchDim) {
   for (int64_t index = 0, e = dims.size(); index < e; ++index)
     if (index != position)
       permutation.push_back(index);
-  SmallVector<unsigned> permuted;
-  for (int64_t index : permutation)
-    permuted.push_back(dims[index]);
-  dims.assign(permuted.begin(), permuted.end());
+  applyPermutationToVector(dims, permutation);
   return permutation;
 }
 
