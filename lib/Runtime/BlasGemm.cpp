@@ -27,11 +27,15 @@
 #endif
 
 #include <dlfcn.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 // OpenBLAS's thread control; absent (null) under another CBLAS.
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
@@ -71,53 +75,69 @@ bool sgemmOnDnnl() {
   return dnnl;
 }
 
-/// The thread-count functions of the OpenMP runtime oneDNN was linked
-/// against (libgomp.so.1 in Debian's build: whichever copy the process
-/// loaded under that name, PyTorch's included); null under a sequential or
-/// threadpool oneDNN.
-struct DnnlOpenMP {
+/// The thread-count functions of one OpenMP runtime.
+struct OpenMPThreadCount {
   int (*getMaxThreads)() = nullptr;
   void (*setNumThreads)(int) = nullptr;
 };
-const DnnlOpenMP &dnnlOpenMP() {
-  static const DnnlOpenMP functions = [] {
-    DnnlOpenMP found;
-    void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (!gomp)
-      return found;
-    found.getMaxThreads =
-        reinterpret_cast<int (*)()>(dlsym(gomp, "omp_get_max_threads"));
-    found.setNumThreads =
-        reinterpret_cast<void (*)(int)>(dlsym(gomp, "omp_set_num_threads"));
-    if (!found.getMaxThreads || !found.setNumThreads)
-      return DnnlOpenMP();
+
+/// The OpenMP runtimes oneDNN's parallel regions may run on. Debian's
+/// oneDNN is linked against libgomp.so.1, but the dynamic linker binds its
+/// GOMP_parallel and omp_get_max_threads to the first runtime in the lookup
+/// scope that defines them, and LLVM's libomp defines GOMP's entry points
+/// too: in a build that links libomp ahead of oneDNN (every build, since the
+/// runtime's own loops use it), oneDNN's regions run on libomp's team. So the
+/// count is set in both: this runtime's own OpenMP (libomp, called directly)
+/// and libgomp.so.1 where the process loaded it (PyTorch's copy included).
+const std::vector<OpenMPThreadCount> &dnnlOpenMPRuntimes() {
+  static const std::vector<OpenMPThreadCount> runtimes = [] {
+    std::vector<OpenMPThreadCount> found;
+#ifdef _OPENMP
+    found.push_back({&omp_get_max_threads, &omp_set_num_threads});
+#endif
+    if (void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD)) {
+      OpenMPThreadCount gnu;
+      gnu.getMaxThreads =
+          reinterpret_cast<int (*)()>(dlsym(gomp, "omp_get_max_threads"));
+      gnu.setNumThreads =
+          reinterpret_cast<void (*)(int)>(dlsym(gomp, "omp_set_num_threads"));
+      // Where libgomp's names resolve to libomp's functions (or are
+      // missing), there is nothing more to set.
+      bool same =
+          !found.empty() && gnu.setNumThreads == found.front().setNumThreads;
+      if (gnu.getMaxThreads && gnu.setNumThreads && !same)
+        found.push_back(gnu);
+    }
     return found;
   }();
-  return functions;
+  return runtimes;
 }
 
 /// Keeps oneDNN to the calling thread while it lives: the thread's count in
-/// oneDNN's OpenMP runtime is 1, then what it was (OpenMP keeps the count
-/// per thread, and the caller's is the caller's).
+/// each OpenMP runtime oneDNN may use is 1, then what it was (OpenMP keeps
+/// the count per thread, and the caller's is the caller's).
 class DnnlOnThisThread {
 public:
   DnnlOnThisThread() {
-    const DnnlOpenMP &openMP = dnnlOpenMP();
-    if (!openMP.setNumThreads)
-      return;
-    saved = openMP.getMaxThreads();
-    if (saved != 1)
-      openMP.setNumThreads(1);
+    const std::vector<OpenMPThreadCount> &runtimes = dnnlOpenMPRuntimes();
+    for (size_t index = 0; index < runtimes.size(); ++index) {
+      saved[index] = runtimes[index].getMaxThreads();
+      if (saved[index] != 1)
+        runtimes[index].setNumThreads(1);
+    }
   }
   ~DnnlOnThisThread() {
-    if (saved > 1)
-      dnnlOpenMP().setNumThreads(saved);
+    const std::vector<OpenMPThreadCount> &runtimes = dnnlOpenMPRuntimes();
+    for (size_t index = 0; index < runtimes.size(); ++index)
+      if (saved[index] != 1)
+        runtimes[index].setNumThreads(saved[index]);
   }
   DnnlOnThisThread(const DnnlOnThisThread &) = delete;
   DnnlOnThisThread &operator=(const DnnlOnThisThread &) = delete;
 
 private:
-  int saved = 0;
+  /// Each runtime's count before (at most libomp and libgomp).
+  int saved[2] = {1, 1};
 };
 #endif
 

@@ -1,10 +1,12 @@
 """Calls a ckpt-compile library through ckpt.aot on ckpt-run's inputs and
 prints ckpt-run's output lines (FNV-1a checksums and sums), so that a test
-can compare them with the JIT's.
+can compare them with the JIT's, and how many threads the call started
+(threads_started=N: the process's threads after the step less those before).
 
 Usage: call-library.py LIBRARY ENTRY [SEED]
 """
 
+import os
 import sys
 
 import numpy
@@ -27,8 +29,10 @@ def main():
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     step = CompiledStep(library, entry)
     args = generate(step.inputs, seed)
+    threads_before = len(os.listdir("/proc/self/task"))
     outputs = step(*args)
     print(f"peak_bytes={step.peak_bytes()}")
+    print(f"threads_started={len(os.listdir('/proc/self/task')) - threads_before}")
     for index, (output, info) in enumerate(zip(outputs, step.signature["outputs"])):
         shape = "x".join(str(d) for d in info["shape"])
         type_text = f"tensor<{shape + 'x' if shape else ''}{info['dtype']}>"
