@@ -127,6 +127,9 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   if (openMP)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // The outlined nests' buffers that nothing else reaches, as noalias
+  // pointers.
+  pm.addPass(ckpt::createApplyNoAliasPointersPass());
   // Line tables from the snapshot's locations.
   if (!options.profileIR.empty())
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());

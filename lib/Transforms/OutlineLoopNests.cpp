@@ -6,11 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::ckpt {
@@ -39,6 +43,92 @@ bool isClonedConstant(Value value) {
          def->getNumOperands() == 0 && def->getNumRegions() == 0;
 }
 
+/// The buffer `value` views: the allocation or argument of `parent` it is
+/// a view of, through view-like ops; null where it comes from anything
+/// else (a call, a global), which may alias any buffer.
+Value getViewedBuffer(Value value, func::FuncOp parent) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  if (value.getDefiningOp<memref::AllocOp>() ||
+      value.getDefiningOp<memref::AllocaOp>())
+    return value;
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (argument && argument.getOwner() == &parent.getBody().front())
+    return value;
+  return Value();
+}
+
+/// Whether two buffers may share memory: the same buffer, an unknown one,
+/// or two arguments (a caller may pass one array twice). Distinct
+/// allocations, and an allocation and an argument, do not.
+bool mayShareMemory(Value first, Value second) {
+  if (!first || !second || first == second)
+    return true;
+  return isa<BlockArgument>(first) && isa<BlockArgument>(second);
+}
+
+/// Whether `nest` may write through `buffer` (a memref it captures): any
+/// use other than a load, or a view whose uses are not all loads.
+bool mayWriteThrough(Value buffer, Operation *nest) {
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (!nest->isAncestor(user))
+        continue;
+      if (isa<memref::LoadOp, memref::DimOp, memref::ExtractStridedMetadataOp,
+              vector::LoadOp, vector::TransferReadOp>(user))
+        continue;
+      auto view = dyn_cast<ViewLikeOpInterface>(user);
+      if (view && view.getViewSource() == value) {
+        worklist.push_back(view->getResult(0));
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Positions, in the LLVM-dialect signature of a function taking
+/// `arguments`, of the pointers that may be `llvm.noalias`: those of each
+/// memref whose memory no other argument reaches while either writes it.
+/// A ranked memref becomes (allocated, aligned, offset, sizes, strides), an
+/// unranked one (rank, descriptor), anything else one argument.
+SmallVector<int64_t> getNoAliasPointers(ArrayRef<Value> arguments,
+                                        Operation *nest, func::FuncOp parent) {
+  SmallVector<Value> buffers;
+  SmallVector<bool> written;
+  for (Value argument : arguments) {
+    bool isMemRef = isa<BaseMemRefType>(argument.getType());
+    buffers.push_back(isMemRef ? getViewedBuffer(argument, parent) : Value());
+    written.push_back(isMemRef && mayWriteThrough(argument, nest));
+  }
+  SmallVector<int64_t> positions;
+  int64_t position = 0;
+  for (auto [index, argument] : llvm::enumerate(arguments)) {
+    auto type = dyn_cast<MemRefType>(argument.getType());
+    if (!type) {
+      position += isa<UnrankedMemRefType>(argument.getType()) ? 2 : 1;
+      continue;
+    }
+    bool alone = llvm::all_of(llvm::enumerate(arguments), [&](auto other) {
+      size_t otherIndex = other.index();
+      if (otherIndex == index || !isa<BaseMemRefType>(other.value().getType()))
+        return true;
+      return !(written[index] || written[otherIndex]) ||
+             !mayShareMemory(buffers[index], buffers[otherIndex]);
+    });
+    if (alone) {
+      positions.push_back(position);
+      positions.push_back(position + 1);
+    }
+    position += 3 + 2 * type.getRank();
+  }
+  return positions;
+}
+
 /// Moves `nest` into a new function `name` (inserted before `parent`) and
 /// calls it in its place.
 void outline(Operation *nest, func::FuncOp parent, StringRef name,
@@ -61,6 +151,10 @@ void outline(Operation *nest, func::FuncOp parent, StringRef name,
                   LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
   callee->setAttr("passthrough",
                   builder.getArrayAttr({builder.getStringAttr("noinline")}));
+  SmallVector<int64_t> noAlias = getNoAliasPointers(arguments, nest, parent);
+  if (!noAlias.empty())
+    callee->setAttr(ckpt::CkptDialect::getNoAliasPointersAttrName(),
+                    builder.getDenseI64ArrayAttr(noAlias));
   symbols.insert(callee);
 
   Block *body = callee.addEntryBlock();

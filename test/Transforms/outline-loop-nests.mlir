@@ -11,7 +11,7 @@
 
 // CHECK-LABEL: func.func private @step__nest0(
 // CHECK-SAME:      %[[V:.*]]: f32, %[[A:.*]]: memref<16xf32>)
-// CHECK-SAME:      attributes {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
+// CHECK-SAME:      attributes {ckpt.noalias_pointers = array<i64: 1, 2>, llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C16]]
@@ -20,6 +20,7 @@
 
 // CHECK-LABEL: func.func private @step__nest1(
 // CHECK-SAME:      %{{.*}}: memref<16xf32>, %{{.*}}: memref<16xf32>)
+// CHECK-SAME:      ckpt.noalias_pointers = array<i64: 0, 1, 5, 6>
 // CHECK:         scf.parallel
 // CHECK:           memref.load
 // CHECK:           memref.store

@@ -493,7 +493,15 @@ def OutlineLoopNestsPass : Pass<"ckpt-outline-loop-nests", "ModuleOp"> {
 
     The captured values (buffers, sizes, scalars) become the arguments;
     constants are cloned into the new function, so loop bounds and steps
-    stay constants. Allocations and frees stay where they were (inside a
+    stay constants. A buffer argument whose memory no other argument reaches
+    while either of them is written (the buffers the arguments view are
+    distinct allocations, or an allocation and an argument of the step, or
+    neither is written in the nest) is recorded in the function's
+    `ckpt.noalias_pointers` (its allocated and aligned pointers, as positions
+    in the LLVM signature); `ckpt-apply-noalias-pointers` marks them
+    `llvm.noalias` after the conversion to the LLVM dialect, so that LLVM
+    vectorizes loops over many buffers without runtime overlap checks and
+    keeps reductions' accumulators in registers. Allocations and frees stay where they were (inside a
     nest they move with it): the memory the step allocates, and its peak,
     do not change.
 
@@ -522,6 +530,33 @@ def OutlineLoopNestsPass : Pass<"ckpt-outline-loop-nests", "ModuleOp"> {
   }];
   let dependentDialects = ["mlir::func::FuncDialect",
                            "mlir::LLVM::LLVMDialect"];
+}
+
+def ApplyNoAliasPointersPass : Pass<"ckpt-apply-noalias-pointers",
+                                    "mlir::ModuleOp"> {
+  let summary = "Mark the pointer arguments recorded by "
+                "ckpt-outline-loop-nests as llvm.noalias";
+  let description = [{
+    The conversion to the LLVM dialect expands each memref argument into a
+    descriptor (allocated and aligned pointers, offset, sizes, strides) and
+    keeps no `llvm.noalias` on it. `ckpt-outline-loop-nests` records, in an
+    outlined function's `ckpt.noalias_pointers` (positions in the LLVM
+    signature), the pointers of the buffers no other argument reaches while
+    either is written; this pass, run on the LLVM dialect, sets
+    `llvm.noalias` on those arguments of each `llvm.func` and removes the
+    record. A position that is not a pointer argument is an error.
+
+    Example:
+
+    ```mlir
+    llvm.func @step__nest0(%arg0: !llvm.ptr, %arg1: !llvm.ptr, ...)
+        attributes {ckpt.noalias_pointers = array<i64: 0, 1>}
+    // becomes:
+    llvm.func @step__nest0(%arg0: !llvm.ptr {llvm.noalias},
+                           %arg1: !llvm.ptr {llvm.noalias}, ...)
+    ```
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 def StridedCopiesToLinalgPass : Pass<"ckpt-strided-copies-to-linalg"> {

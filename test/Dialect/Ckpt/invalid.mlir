@@ -259,3 +259,20 @@ func.func @random_int(%s: i64, %o: i64) -> tensor<4xi32> {
   %u = ckpt.random_uniform %s, %o : tensor<4xi32>
   return %u : tensor<4xi32>
 }
+
+// -----
+
+// Tests that ckpt.noalias_pointers holds an array of i64.
+// expected-error @+1 {{'ckpt.noalias_pointers' must be an array<i64: ...> attribute}}
+func.func @noalias_not_array(%x: memref<4xf32>) attributes {ckpt.noalias_pointers = 0 : i64} {
+  return
+}
+
+// -----
+
+// Tests that ckpt.noalias_pointers is only valid on functions.
+func.func @noalias_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ckpt.noalias_pointers' is only valid on functions}}
+  %y = math.exp %x {ckpt.noalias_pointers = array<i64: 0>} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -85,6 +85,14 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' is only valid on functions";
     return success();
   }
+  if (name == getNoAliasPointersAttrName()) {
+    if (!isa<DenseI64ArrayAttr>(value))
+      return op->emitError()
+             << "'" << name << "' must be an array<i64: ...> attribute";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' is only valid on functions";
+    return success();
+  }
   if (name == getTangentAttrName())
     return op->emitError() << "'" << name
                            << "' is a function argument attribute, not an "

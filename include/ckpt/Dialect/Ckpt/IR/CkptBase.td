@@ -47,6 +47,10 @@ def Ckpt_Dialect : Dialect {
       the buffers of its results before the call (IREE allocates a step's
       results up front), so the memory analysis and the planner count them
       from the function's entry instead of from where they are computed.
+    * `ckpt.noalias_pointers = array<i64: ...>` on a function (written by
+      `ckpt-outline-loop-nests`, consumed by `ckpt-apply-noalias-pointers`):
+      positions, in its LLVM-dialect signature, of the pointer arguments that
+      are `llvm.noalias`.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -66,6 +70,9 @@ def Ckpt_Dialect : Dialect {
     /// Name of the unit attribute marking a function whose results are
     /// allocated by its caller before the call.
     static constexpr ::llvm::StringLiteral getResultsPreallocatedAttrName() { return "ckpt.results_preallocated"; }
+    /// Name of the function attribute (a DenseI64ArrayAttr) listing the
+    /// positions of its noalias pointer arguments in its LLVM signature.
+    static constexpr ::llvm::StringLiteral getNoAliasPointersAttrName() { return "ckpt.noalias_pointers"; }
     /// True for the names of the ckpt discardable attributes (`ckpt.*`).
     static bool isAnnotationName(::llvm::StringRef name) { return name.starts_with("ckpt."); }
     /// Copies the ckpt discardable attributes of `from` onto `to`, keeping
