@@ -106,6 +106,9 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   emulate.sourceTypeStrs = {"bf16", "f16"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
   pm.addPass(ckpt::createLegalizeNarrowFloatCastsPass());
+  // f32 transcendental functions as polynomials LLVM vectorizes.
+  if (!options.libmMath)
+    pm.addPass(ckpt::createApproximateMathPass());
 
   // Math: LLVM intrinsics where they exist, libm for the rest (e.g. erf).
   pm.addPass(createConvertMathToLLVMPass());

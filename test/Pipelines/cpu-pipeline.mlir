@@ -1,19 +1,22 @@
 // RUN: ckpt-opt %s --ckpt-cpu-pipeline | FileCheck %s
 // RUN: ckpt-opt %s --pass-pipeline="builtin.module(ckpt-cpu-pipeline{fuse-elementwise=false})" | FileCheck %s --check-prefix=NOFUSE
+// RUN: ckpt-opt %s --pass-pipeline="builtin.module(ckpt-cpu-pipeline{libm-math=1})" | FileCheck %s --check-prefix=LIBM
 
 // Tests that the CPU pipeline lowers linalg on tensors with a recompute
 // region, softmax and erf to LLVM only, routes allocation through the
-// runtime's generic aligned hooks, calls libm for erf and inlines private
-// helpers; each loop nest is a function of its own, called from the step.
+// runtime's generic aligned hooks, computes erf and exp as polynomials (libm
+// calls with libm-math) and inlines private helpers; each loop nest is a
+// function of its own, called from the step.
 // CHECK-NOT:   ckpt.recompute
 // CHECK-NOT:   linalg.
 // CHECK-NOT:   func.func
 // CHECK-DAG:   llvm.func @_mlir_memref_to_llvm_aligned_alloc(i64, i64) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
-// CHECK-DAG:   llvm.func @erff(f32) -> f32
+// CHECK-NOT:   @erff
+// CHECK-NOT:   llvm.intr.exp
 // CHECK-NOT:   llvm.func @helper
 // CHECK:       llvm.func internal @step__nest{{[0-9]+}}({{.*}}) attributes {passthrough = ["noinline"]
-// CHECK:         llvm.call @erff
+// CHECK:         llvm.intr.fma
 // CHECK:       llvm.func @step(
 // CHECK:         llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CHECK:         llvm.call @step__nest{{[0-9]+}}(
@@ -22,8 +25,12 @@
 // Tests that the pipeline lowers fully with fusion turned off too.
 // NOFUSE-NOT:  linalg.
 // NOFUSE:      llvm.func internal @step__nest
-// NOFUSE:        llvm.call @erff
+// NOFUSE:        llvm.intr.fma
 // NOFUSE:      llvm.func @step(
+
+// Tests that libm-math keeps libm's erf.
+// LIBM-DAG:    llvm.func @erff(f32) -> f32
+// LIBM-DAG:    llvm.call @erff
 
 #id = affine_map<(i, j) -> (i, j)>
 

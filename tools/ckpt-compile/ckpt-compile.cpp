@@ -87,6 +87,12 @@ static cl::opt<unsigned>
                      "(--gemm=blas) and its parallel loops (above 1: OpenMP, "
                      "libomp linked into the build)"),
             cl::init(1), cl::cat(compileCategory));
+static cl::opt<bool>
+    libmMath("libm-math",
+             cl::desc("--backend=cpu: f32 exp, log, log1p, expm1, tanh and "
+                      "erf through libm (one call per element) instead of "
+                      "vectorized polynomial approximations"),
+             cl::init(false), cl::cat(compileCategory));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("What to produce: exe (a driver that runs the entry like "
@@ -251,6 +257,8 @@ bool checkNativeOptions() {
   bool cuda = *target == mlir::ckpt::tools::Backend::Cuda;
   if (cuda && !profileIR.empty())
     fail("--profile-ir is for --backend=cpu");
+  if (cuda && libmMath)
+    fail("--libm-math is for --backend=cpu");
 #ifndef CKPT_CUDA_RUNTIME_STATIC_LIBRARY
   if (cuda)
     fail("--backend=cuda: this ckpt-compile was built without a CUDA "
@@ -283,8 +291,8 @@ bool checkNativeOptions() {
 /// and its output is a module, not a C ABI); false (not cuda).
 bool checkIreeOptions() {
   for (const cl::Option *option : std::initializer_list<const cl::Option *>{
-           &gemm, &threads, &emit, &headerFilename, &compiler, &profileIR,
-           &chip})
+           &gemm, &threads, &libmMath, &emit, &headerFilename, &compiler,
+           &profileIR, &chip})
     if (option->getNumOccurrences())
       fail("--" + option->ArgStr + " is not for --backend=" + backend +
            " (which writes an IREE module, .vmfb)");
@@ -435,6 +443,7 @@ int runTool(int argc, char **argv) {
     options.gemm = gemm;
     options.profileIR = profileIR;
     options.threads = threads;
+    options.libmMath = libmMath;
     std::string message;
     if (failed(mlir::ckpt::verifyCpuPipelineOptions(options, message)))
       fail(message);

@@ -82,6 +82,12 @@ static cl::opt<std::string>
                   "libckpt_blas_runtime; "
                   "ckpt-cpu-pipeline's gemm option)"),
          cl::init("codegen"), cl::cat(runCategory));
+static cl::opt<bool>
+    libmMath("libm-math",
+             cl::desc("CPU backend: f32 exp, log, log1p, expm1, tanh and erf "
+                      "through libm (one call per element) instead of "
+                      "vectorized polynomial approximations"),
+             cl::init(false), cl::cat(runCategory));
 static cl::opt<unsigned> iterations("iterations",
                                     cl::desc("Timed runs (median reported)"),
                                     cl::init(5), cl::cat(runCategory));
@@ -320,6 +326,7 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
     pipelineOptions.gemm = gemm;
     pipelineOptions.gpuMapping = gpuMapping;
     pipelineOptions.threads = threads;
+    pipelineOptions.libmMath = libmMath;
     ckpt::buildCpuPipeline(pm, pipelineOptions);
   }
   if (failed(pm.run(module))) {
@@ -539,6 +546,8 @@ int runTool(int argc, char **argv) {
   if (gpuMapping && backend != "cpu")
     fail("--gpu-mapping runs the GPU mapping on the CPU: it needs "
          "--backend=cpu");
+  if (libmMath && backend != "cpu")
+    fail("--libm-math is for --backend=cpu");
   if (llvm::Error error = ckpt::tools::checkThreads(threads, *target))
     fail(llvm::toString(std::move(error)));
   if (threads > 1 && gpuMapping)

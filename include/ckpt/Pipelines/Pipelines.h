@@ -127,6 +127,13 @@ struct CpuPipelineOptions : public LoweringPipelineOptions<CpuPipelineOptions> {
           "build links libomp). Each loop iteration computes what it "
           "does on one thread, so only the GEMMs' bits may change"),
       llvm::cl::init(1)};
+  ::mlir::detail::PassOptions::Option<bool> libmMath{
+      *this, "libm-math",
+      llvm::cl::desc("Compute f32 exp, log, log1p, expm1, tanh and erf with "
+                     "libm, one call per element, instead of MLIR's "
+                     "polynomial approximations (ckpt-approximate-math), "
+                     "which vectorize"),
+      llvm::cl::init(false)};
   ::mlir::detail::PassOptions::Option<std::string> profileIR{
       *this, "profile-ir",
       llvm::cl::desc("Write the IR as it is before the loop lowering (on "

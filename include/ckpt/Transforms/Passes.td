@@ -532,6 +532,30 @@ def OutlineLoopNestsPass : Pass<"ckpt-outline-loop-nests", "ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def ApproximateMathPass : Pass<"ckpt-approximate-math"> {
+  let summary = "Compute f32 exp, log, log1p, expm1, tanh and erf with "
+                "upstream MLIR's polynomial approximations";
+  let description = [{
+    The LLVM lowering turns `math.exp` and `math.log` into LLVM intrinsics
+    and `math.erf`, `math.tanh`, `math.log1p`, `math.expm1` into libm calls;
+    on the CPU both end as one scalar libm call per element, which keeps
+    LLVM from vectorizing the loop around them (softmax, cross-entropy,
+    GELU and their gradients). This pass rewrites those ops on f32 scalars
+    and vectors into upstream MLIR's polynomial approximations (range
+    reduction and a polynomial in `arith` ops and `math.fma`), which LLVM
+    vectorizes. f64 ops stay libm calls; bf16 and f16 ops are computed in
+    f32 by then (`math-extend-to-supported-types`).
+
+    The results differ from libm's in the last bits (within a few units in
+    the last place); the lowering is the same wherever an op appears, so
+    a recomputed value still has the bits of the original.
+    `ckpt-cpu-pipeline` runs it unless `libm-math` is set.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def ApplyNoAliasPointersPass : Pass<"ckpt-apply-noalias-pointers",
                                     "mlir::ModuleOp"> {
   let summary = "Mark the pointer arguments recorded by "
