@@ -79,6 +79,13 @@ bool sgemmOnDnnl() {
 struct OpenMPThreadCount {
   int (*getMaxThreads)() = nullptr;
   void (*setNumThreads)(int) = nullptr;
+  /// Whether the count is set back after each call. Not for libomp: it
+  /// releases threads of its team when the calling thread's count drops
+  /// below the team's size, so that setting it back re-formed the team at
+  /// the next parallel loop (a two-thread ResNet step took 1.3-2x as long).
+  /// Nothing reads libomp's count of the caller: the step's parallel loops
+  /// and the GEMM splits name their thread count (num_threads).
+  bool restore = true;
 };
 
 /// The OpenMP runtimes oneDNN's parallel regions may run on. Debian's
@@ -93,7 +100,8 @@ const std::vector<OpenMPThreadCount> &dnnlOpenMPRuntimes() {
   static const std::vector<OpenMPThreadCount> runtimes = [] {
     std::vector<OpenMPThreadCount> found;
 #ifdef _OPENMP
-    found.push_back({&omp_get_max_threads, &omp_set_num_threads});
+    found.push_back({&omp_get_max_threads, &omp_set_num_threads,
+                     /*restore=*/false});
 #endif
     if (void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD)) {
       OpenMPThreadCount gnu;
@@ -114,16 +122,19 @@ const std::vector<OpenMPThreadCount> &dnnlOpenMPRuntimes() {
 }
 
 /// Keeps oneDNN to the calling thread while it lives: the thread's count in
-/// each OpenMP runtime oneDNN may use is 1, then what it was (OpenMP keeps
-/// the count per thread, and the caller's is the caller's).
+/// each OpenMP runtime oneDNN may use is 1, then (libgomp, whose count
+/// PyTorch's own loops read) what it was; OpenMP keeps the count per thread.
 class DnnlOnThisThread {
 public:
   DnnlOnThisThread() {
     const std::vector<OpenMPThreadCount> &runtimes = dnnlOpenMPRuntimes();
     for (size_t index = 0; index < runtimes.size(); ++index) {
-      saved[index] = runtimes[index].getMaxThreads();
-      if (saved[index] != 1)
-        runtimes[index].setNumThreads(1);
+      int count = runtimes[index].getMaxThreads();
+      if (count == 1)
+        continue;
+      runtimes[index].setNumThreads(1);
+      if (runtimes[index].restore)
+        saved[index] = count;
     }
   }
   ~DnnlOnThisThread() {
@@ -136,7 +147,8 @@ public:
   DnnlOnThisThread &operator=(const DnnlOnThisThread &) = delete;
 
 private:
-  /// Each runtime's count before (at most libomp and libgomp).
+  /// Each runtime's count to set back, 1 for none (at most libomp and
+  /// libgomp).
   int saved[2] = {1, 1};
 };
 #endif
