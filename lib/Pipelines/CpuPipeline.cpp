@@ -110,7 +110,8 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   if (!options.libmMath)
     pm.addPass(ckpt::createApproximateMathPass());
 
-  // Math: LLVM intrinsics where they exist, libm for the rest (e.g. erf).
+  // Math: LLVM intrinsics where they exist, libm for the rest (f64 erf,
+  // sin, and every function with libm-math).
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // Vector ops (e.g. vector.print in tests and drivers).

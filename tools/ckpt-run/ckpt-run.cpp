@@ -60,42 +60,6 @@ static cl::OptionCategory runCategory("ckpt-run options");
 static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .mlir file>"),
                                           cl::Required, cl::cat(runCategory));
-namespace {
-
-/// While it lives, an abort inside the compiled step (a failed `cf.assert`
-/// of the program, e.g. torch-mlir's check that a class index is below the
-/// class count, which ckpt-run's generated integers, 0 to 15, may break)
-/// ends ckpt-run with the assertion's message and a one-line error instead
-/// of LLVM's crash report.
-class StepAbortGuard {
-public:
-  StepAbortGuard() {
-    struct sigaction action = {};
-    action.sa_handler = &onAbort;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGABRT, &action, &previous);
-  }
-  ~StepAbortGuard() { sigaction(SIGABRT, &previous, nullptr); }
-  StepAbortGuard(const StepAbortGuard &) = delete;
-  StepAbortGuard &operator=(const StepAbortGuard &) = delete;
-
-private:
-  static void onAbort(int) {
-    // The assertion's message was written to stdout (buffered in a pipe).
-    std::fflush(stdout);
-    static const char message[] =
-        "ckpt-run: error: the step aborted: an assertion of the program "
-        "failed on ckpt-run's generated inputs (integers are 0 to 15; its "
-        "message is on stdout)\n";
-    ssize_t written = ::write(STDERR_FILENO, message, sizeof(message) - 1);
-    (void)written;
-    std::_Exit(1);
-  }
-  struct sigaction previous = {};
-};
-
-} // namespace
-
 static cl::opt<std::string> entryName("entry", cl::desc("Function to run"),
                                       cl::Required, cl::cat(runCategory));
 static cl::opt<std::string>
@@ -343,6 +307,38 @@ struct Signature {
   SmallVector<RankedTensorType> args, results;
 };
 
+/// While it lives, an abort inside the compiled step (a failed `cf.assert`
+/// of the program, e.g. torch-mlir's check that a class index is below the
+/// class count, which ckpt-run's generated integers, 0 to 15, may break)
+/// ends ckpt-run with the assertion's message and a one-line error instead
+/// of LLVM's crash report.
+class StepAbortGuard {
+public:
+  StepAbortGuard() {
+    struct sigaction action = {};
+    action.sa_handler = &onAbort;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGABRT, &action, &previous);
+  }
+  ~StepAbortGuard() { sigaction(SIGABRT, &previous, nullptr); }
+  StepAbortGuard(const StepAbortGuard &) = delete;
+  StepAbortGuard &operator=(const StepAbortGuard &) = delete;
+
+private:
+  static void onAbort(int) {
+    // The assertion's message was written to stdout (buffered in a pipe).
+    std::fflush(stdout);
+    static const char message[] =
+        "ckpt-run: error: the step aborted: an assertion of the program "
+        "failed on ckpt-run's generated inputs (integers are 0 to 15; its "
+        "message is on stdout)\n";
+    ssize_t written = ::write(STDERR_FILENO, message, sizeof(message) - 1);
+    (void)written;
+    std::_Exit(1);
+  }
+  struct sigaction previous = {};
+};
+
 /// Compiles `module` with ckpt-cpu-pipeline (remat to `budget` unless empty,
 /// its report to `report`), JIT-runs the entry --iterations times on inputs
 /// from --seed and measures it. std::nullopt when the pipeline fails (its
@@ -454,16 +450,17 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
     packed.push_back(resultStorage.data());
 
     runtime.reset();
-    auto start = std::chrono::steady_clock::now();
+    std::chrono::duration<double> elapsed;
     {
+      // Installed outside the timed call.
       StepAbortGuard abortIsAnError;
+      auto start = std::chrono::steady_clock::now();
       if (llvm::Error error = (*engine)->invokePacked(entryName, packed))
         fail("running '@" + entryName +
              "' failed: " + llvm::toString(std::move(error)));
+      elapsed = std::chrono::steady_clock::now() - start;
     }
-    auto stop = std::chrono::steady_clock::now();
-    measured.seconds.push_back(
-        std::chrono::duration<double>(stop - start).count());
+    measured.seconds.push_back(elapsed.count());
     measured.peakBytes = std::max(measured.peakBytes, runtime.peakBytes());
 
     // Read the results, checksum them, and free what the call allocated.

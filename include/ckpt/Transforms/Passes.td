@@ -501,9 +501,9 @@ def OutlineLoopNestsPass : Pass<"ckpt-outline-loop-nests", "ModuleOp"> {
     in the LLVM signature); `ckpt-apply-noalias-pointers` marks them
     `llvm.noalias` after the conversion to the LLVM dialect, so that LLVM
     vectorizes loops over many buffers without runtime overlap checks and
-    keeps reductions' accumulators in registers. Allocations and frees stay where they were (inside a
-    nest they move with it): the memory the step allocates, and its peak,
-    do not change.
+    keeps reductions' accumulators in registers. Allocations and frees stay
+    where they were (inside a nest they move with it): the memory the step
+    allocates, and its peak, do not change.
 
     `ckpt-cpu-pipeline` runs it once the ops are loops.
 
