@@ -124,12 +124,61 @@ OpCost costRegions(Operation *op, const DeviceTarget &target,
   return cost;
 }
 
+/// The (query row, key) pairs an attention op visits: every pair, or the
+/// keys up to the row's position when causal.
+int64_t getAttentionPairs(ShapedType query, ShapedType key, bool causal) {
+  if (!query.hasStaticShape() || !key.hasStaticShape())
+    return 0;
+  int64_t rank = query.getRank();
+  int64_t batch = 1;
+  for (int64_t size : query.getShape().drop_back(2))
+    batch *= size;
+  int64_t rows = query.getDimSize(rank - 2), keys = key.getDimSize(rank - 2);
+  if (!causal)
+    return batch * rows * keys;
+  // sum over rows i of min(i + 1, keys).
+  int64_t full = std::min(rows, keys);
+  int64_t pairs = full * (full + 1) / 2 + (rows - full) * keys;
+  return batch * pairs;
+}
+
+/// FLOPs and bytes of the attention ops: per (row, key) pair, the score's
+/// dot product and the value row's update (forward: two exponentials and
+/// the output's rescale; gradient: the score and probability recomputed,
+/// then dV, dP, dQ and dK).
+OpCost costAttention(Operation *op) {
+  auto query = cast<ShapedType>(op->getOperand(0).getType());
+  auto key = cast<ShapedType>(op->getOperand(1).getType());
+  auto value = cast<ShapedType>(op->getOperand(2).getType());
+  int64_t d = query.getDimSize(query.getRank() - 1);
+  int64_t dv = value.getDimSize(value.getRank() - 1);
+  constexpr int64_t kExpFlops = 8;
+  OpCost cost;
+  if (auto forward = dyn_cast<AttentionOp>(op)) {
+    int64_t pairs = getAttentionPairs(query, key, forward.getCausal());
+    cost.flops = pairs * (2 * d + 3 * dv + 2 * kExpFlops + 4);
+  } else {
+    auto grad = cast<AttentionGradOp>(op);
+    int64_t pairs = getAttentionPairs(query, key, grad.getCausal());
+    cost.flops = pairs * (6 * d + 4 * dv + kExpFlops + 5);
+  }
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  for (OpOperand *input : dps.getDpsInputOperands())
+    cost.bytesRead += getValueBytes(input->get());
+  for (OpOperand &init : dps.getDpsInitsMutable())
+    cost.bytesWritten += getValueBytes(init.get());
+  cost.kernelLaunches = 1;
+  return cost;
+}
+
 /// FLOPs and bytes of `op`, without time.
 OpCost countWork(Operation *op, const DeviceTarget &target,
                  const CostModelOptions &options, bool &isComposite) {
   isComposite = false;
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return costLinalgOp(linalgOp);
+  if (isa<AttentionOp, AttentionGradOp>(op))
+    return costAttention(op);
   if (isa<RecomputeOp, CheckpointOp>(op)) {
     isComposite = true;
     return costRegions(op, target, options);
@@ -183,9 +232,9 @@ OpCost mlir::ckpt::estimateOpCost(Operation *op, const DeviceTarget &target,
   Type elementType;
   if (op->getNumResults())
     elementType = getElementTypeOrSelf(op->getResult(0).getType());
-  else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-           linalgOp && linalgOp.getNumDpsInits())
-    elementType = getElementTypeOrSelf(linalgOp.getDpsInits()[0].getType());
+  else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+           dps && dps.getNumDpsInits())
+    elementType = getElementTypeOrSelf(dps.getDpsInits()[0].getType());
   bool useTF32 = false;
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     useTF32 = options.allowTF32 && linalg::isaContractionOpInterface(linalgOp);

@@ -10,6 +10,7 @@
 
 #include "ckpt/Autodiff/Passes.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/RaiseAttention.h"
 
 #include "ckpt/Support/FunctionDiagnostics.h"
 
@@ -96,6 +97,7 @@ private:
   }
 
   LogicalResult differentiateGeneric(linalg::GenericOp op);
+  LogicalResult differentiateAttention(AttentionOp op);
   LogicalResult differentiateOp(Operation *op);
   /// Builds the adjoint of operand `operandIndex` of `op` (an input, or the
   /// init when `operandIndex` is the init's index) as a generic.
@@ -500,6 +502,8 @@ LogicalResult GradientBuilder::differentiateOp(Operation *op) {
     return success();
   if (auto generic = dyn_cast<linalg::GenericOp>(op))
     return differentiateGeneric(generic);
+  if (auto attention = dyn_cast<AttentionOp>(op))
+    return differentiateAttention(attention);
   // Ops without float results (shapes, indices) carry no adjoint.
   bool producesFloat = llvm::any_of(op->getResultTypes(), [](Type type) {
     return isa<FloatType>(getElementTypeOrSelf(type));
@@ -613,6 +617,35 @@ LogicalResult GradientBuilder::differentiateOp(Operation *op) {
   return op->emitOpError("is not supported by ckpt-autodiff");
 }
 
+/// The flash backward: one ckpt.attention_grad from the inputs, the output
+/// and the log-sum-exp, which recomputes the probabilities instead of
+/// keeping them.
+LogicalResult GradientBuilder::differentiateAttention(AttentionOp op) {
+  if (adjoints.lookup(op.getResult(1)))
+    return op.emitOpError("has its log-sum-exp used by the loss; "
+                          "ckpt-autodiff differentiates only its output");
+  Value resultAdj = adjoints.lookup(op.getResult(0));
+  if (!resultAdj)
+    return success();
+  Location loc = op.getLoc();
+  SmallVector<Value> inits;
+  for (Value input : {op.getQuery(), op.getKey(), op.getValue()}) {
+    auto type = cast<RankedTensorType>(input.getType());
+    inits.push_back(
+        backward(tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                         type.getElementType()))
+            .getResult());
+  }
+  auto grad = backward(AttentionGradOp::create(
+      builder, loc, ValueRange(inits).getTypes(), op.getQuery(), op.getKey(),
+      op.getValue(), op.getResult(0), op.getResult(1), resultAdj, inits[0],
+      inits[1], inits[2], op.getCausalAttr(), op.getScaleAttr()));
+  addAdjoint(op.getQuery(), grad.getResult(0), loc);
+  addAdjoint(op.getKey(), grad.getResult(1), loc);
+  addAdjoint(op.getValue(), grad.getResult(2), loc);
+  return success();
+}
+
 LogicalResult GradientBuilder::run() {
   Block &body = grad.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
@@ -716,6 +749,8 @@ struct AutodiffPass : public mlir::ckpt::impl::AutodiffPassBase<AutodiffPass> {
       grad.setSymName(name);
       grad->removeAttr(CkptDialect::getDifferentiateAttrName());
       symbols.insert(grad, std::next(Block::iterator(func)));
+      if (raiseAttention && failed(ckpt::raiseAttention(grad)))
+        return signalPassFailure();
       if (failed(normalizeForDifferentiation(grad)) ||
           failed(GradientBuilder(grad).run())) {
         return signalPassFailure();

@@ -11,6 +11,7 @@
 #include "KernelEstimate.h"
 
 #include "ckpt/Conversion/Passes.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -469,6 +470,18 @@ struct MapLinalgToGpuPass
           << static_cast<unsigned>(threadsPerBlock);
       return signalPassFailure();
     }
+    // Attention has no kernel mapping yet: ckpt-gpu-pipeline decomposes it
+    // into linalg before bufferization.
+    WalkResult attention = getOperation()->walk([](Operation *op) {
+      if (!isa<ckpt::AttentionOp, ckpt::AttentionGradOp>(op))
+        return WalkResult::advance();
+      op->emitOpError("has no GPU kernel yet; decompose it into linalg "
+                      "first (ckpt-decompose-attention, as ckpt-gpu-pipeline "
+                      "does)");
+      return WalkResult::interrupt();
+    });
+    if (attention.wasInterrupted())
+      return signalPassFailure();
     IRRewriter rewriter(&getContext());
 
     // Copies become linalg.copy so that one mapping handles them.

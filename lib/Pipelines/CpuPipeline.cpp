@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Conversion/Passes.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -55,6 +56,8 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   buildTensorAndRematStages(pm, tensorPrep, options.remat.get());
 
   buildBufferizationPipeline(pm);
+  // Attention as loops that allocate nothing (an online softmax per row).
+  pm.addPass(ckpt::createLowerAttentionPass());
   // GEMMs through BLAS after deallocation: C is written in place, so every
   // buffer and free stays where the forecast has it.
   if (options.gemm == "blas") {

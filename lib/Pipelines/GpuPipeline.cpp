@@ -53,6 +53,7 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
   // memory analysis forecasts exactly these buffers.
   TensorPreparationOptions tensorPrep;
   tensorPrep.fuseElementwise = options.fuseElementwise;
+  tensorPrep.decomposeAttention = true;
   buildTensorAndRematStages(pm, tensorPrep, options.remat.get());
   // Frees right after last use are placed while everything is host code:
   // deallocation rejects the barriers kernels contain.

@@ -28,6 +28,9 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // Random numbers become pure integer arithmetic: recomputing or fusing them
   // reproduces the same bits.
   pm.addPass(createLowerRandomPass());
+  // Attention as linalg where the backend has no fused lowering of its own.
+  if (options.decomposeAttention)
+    pm.addPass(createDecomposeAttentionPass());
   pm.addPass(createDecomposeAggregatesPass());
   // A zero-filled tensor shared by many matmuls (what importers and CSE
   // produce) would be one buffer alive across the whole step.

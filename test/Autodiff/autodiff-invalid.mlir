@@ -141,3 +141,23 @@ func.func @looped(%x: tensor<4xf32>) -> tensor<f32> attributes {ckpt.differentia
     }
   return %s : tensor<f32>
 }
+
+// -----
+
+// Tests that a loss reading the log-sum-exp of ckpt.attention is refused at
+// the op (its gradient rule covers the output only).
+func.func @attention_lse(%q: tensor<8x4xf32>) -> tensor<f32> attributes {ckpt.differentiate} {
+  %z = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<8x4xf32>
+  %el = tensor.empty() : tensor<8xf32>
+  // expected-error @+1 {{'ckpt.attention' op has its log-sum-exp used by the loss; ckpt-autodiff differentiates only its output}}
+  %o, %lse = ckpt.attention scale(0.5) ins(%q, %q, %q : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) outs(%eo, %el : tensor<8x4xf32>, tensor<8xf32>) -> tensor<8x4xf32>, tensor<8xf32>
+  %se = tensor.empty() : tensor<f32>
+  %s0 = linalg.fill ins(%z : f32) outs(%se : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%lse : tensor<8xf32>) outs(%s0 : tensor<f32>) dimensions = [0]
+    (%a: f32, %b: f32) {
+      %r = arith.addf %a, %b : f32
+      linalg.yield %r : f32
+    }
+  return %s : tensor<f32>
+}

@@ -312,8 +312,11 @@ int compileWithIree(ModuleOp module,
     fail(llvm::toString(toolchain.takeError()));
   mlir::ckpt::registerCkptPassesAndPipelines();
   PassManager pm(module.getContext());
-  mlir::ckpt::buildTensorPreparationPipeline(
-      pm, mlir::ckpt::TensorPreparationOptions());
+  // IREE has no ckpt.attention: attention as linalg, which IREE fuses on
+  // its own.
+  mlir::ckpt::TensorPreparationOptions tensorPrep;
+  tensorPrep.decomposeAttention = true;
+  mlir::ckpt::buildTensorPreparationPipeline(pm, tensorPrep);
   // IREE cannot tile a window read backwards (a convolution's input
   // gradient).
   pm.addNestedPass<func::FuncOp>(mlir::ckpt::createForwardWindowsPass());

@@ -21,7 +21,10 @@ def AutodiffPass : Pass<"ckpt-autodiff", "mlir::ModuleOp"> {
     `#ckpt.phase<backward>`, which the memory analysis and the remat pass
     read. Adjoints of values with several uses are summed.
 
-    Named linalg ops are generalized, aggregates (softmax) decomposed and
+    Unfused attention is first raised to `ckpt.attention` (as
+    `ckpt-raise-attention` does; `raise-attention=0` keeps it unfused), whose
+    adjoint is one `ckpt.attention_grad` from the inputs, the output and the
+    row log-sum-exp. Named linalg ops are generalized, aggregates (softmax) decomposed and
     elementwise arith/math on tensors turned into linalg.generic first; then
     one rule differentiates every `linalg.generic` whose inputs are read
     through projected permutations: the adjoint of input `x` is a generic over
@@ -50,6 +53,10 @@ def AutodiffPass : Pass<"ckpt-autodiff", "mlir::ModuleOp"> {
            "ckpt.differentiate)">,
     Option<"suffix", "suffix", "std::string", /*default=*/"\"_grad\"",
            "Suffix of the generated function's name">,
+    Option<"raiseAttention", "raise-attention", "bool", /*default=*/"true",
+           "Raise unfused attention to ckpt.attention first "
+           "(ckpt-raise-attention), so its gradient recomputes the "
+           "probabilities instead of keeping them">,
   ];
   let dependentDialects = ["mlir::ckpt::CkptDialect",
                            "mlir::linalg::LinalgDialect",

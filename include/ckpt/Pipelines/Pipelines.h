@@ -44,6 +44,12 @@ struct TensorPreparationOptions
                      "gradients) as loops that add each row into its "
                      "token's row (ckpt-one-hot-products-to-scatter)"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<bool> decomposeAttention{
+      *this, "decompose-attention",
+      llvm::cl::desc("Decompose ckpt.attention and ckpt.attention_grad into "
+                     "linalg (ckpt-decompose-attention), for backends "
+                     "without a fused attention lowering"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the tensor stage shared by the lowering pipelines: calls to private

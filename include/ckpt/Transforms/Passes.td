@@ -11,6 +11,42 @@
 
 include "mlir/Pass/PassBase.td"
 
+def RaiseAttentionPass : Pass<"ckpt-raise-attention"> {
+  let summary = "Raise unfused scaled dot-product attention to ckpt.attention";
+  let description = [{
+    Rewrites `batch_matmul(softmax(mask(scale * batch_matmul(Q, Kt))), V)`
+    into one `ckpt.attention` on `Q`, `transpose(Kt)` and `V`, whose lowering
+    keeps nothing with two sequence dimensions. Between the score matmul and
+    the softmax (over the last dimension) an elementwise `linalg.generic` of
+    the scores may multiply or divide by positive constants and mask the keys
+    after the query (`select(j > i, c, s)` or `select(j <= i, s, c)` on
+    `linalg.index`, with `c` at most -1e9 or -inf): that mask becomes
+    `causal`. Both matmuls need zero-filled inits and the default layout; the
+    scores, masked scores and probabilities must have no other use (in a
+    program whose backward pass reads the probabilities, raising would save
+    nothing, and the pattern leaves it alone). f32 and f64.
+
+    `ckpt-autodiff` applies the same rewrite before differentiating, so the
+    gradient is `ckpt.attention_grad` (see its `raise-attention` option).
+
+    Example:
+
+    ```mlir
+    %s = linalg.batch_matmul ins(%q, %kt : tensor<4x64x16xf32>, tensor<4x16x64xf32>)
+                             outs(%z : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    %m = linalg.generic ... ins(%s) { s * 0.25, masked to -1e9 where j > i }
+    %p = linalg.softmax dimension(2) ins(%m : ...) outs(%e : ...) -> tensor<4x64x64xf32>
+    %o = linalg.batch_matmul ins(%p, %v : ...) outs(%z2 : ...) -> tensor<4x64x16xf32>
+    // becomes
+    %k = linalg.transpose ins(%kt : tensor<4x16x64xf32>) outs(...) permutation = [0, 2, 1]
+    %o, %lse = ckpt.attention causal scale(0.25) ins(%q, %k, %v : ...) outs(...) -> ...
+    ```
+  }];
+  let dependentDialects = ["mlir::ckpt::CkptDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def DecomposeAggregatesPass : Pass<"ckpt-decompose-aggregates"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{

@@ -11,6 +11,9 @@
 // `ckpt.checkpoint` must have been expanded by `ckpt-remat`; bufferizing it is
 // an error that says so.
 //
+// The attention ops are in destination style: each result is written into
+// its init's buffer, which the op overwrites without reading it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/Transforms/BufferizableOpInterfaceImpl.h"
@@ -18,6 +21,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dialect.h"
@@ -283,6 +287,47 @@ struct YieldOpInterface
   }
 };
 
+/// Bufferization of the attention ops: the same op on the buffers of its
+/// operands, results in place in the inits' buffers. The inits are only
+/// written (every element), so a buffer whose tensor value is still needed
+/// elsewhere gets a copy only where One-Shot Analysis requires one.
+template <typename AttentionOpTy>
+struct AttentionOpInterface
+    : public DstBufferizableOpInterfaceExternalModel<
+          AttentionOpInterface<AttentionOpTy>, AttentionOpTy> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
+                              const AnalysisState &state) const {
+    return !cast<DestinationStyleOpInterface>(op).isDpsInit(&opOperand);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto dstOp = cast<DestinationStyleOpInterface>(op);
+    if (dstOp.hasPureBufferSemantics())
+      return success();
+    SmallVector<Value> operands;
+    SmallVector<Value> inits;
+    for (OpOperand &operand : op->getOpOperands()) {
+      FailureOr<Value> buffer =
+          getBuffer(rewriter, operand.get(), options, state);
+      if (failed(buffer))
+        return failure();
+      operands.push_back(*buffer);
+      if (dstOp.isDpsInit(&operand))
+        inits.push_back(*buffer);
+    }
+    rewriter.setInsertionPoint(op);
+    SmallVector<NamedAttribute> discardable(op->getDiscardableAttrs());
+    OperationState bufferized(op->getLoc(), op->getName(), operands,
+                              TypeRange{}, discardable);
+    bufferized.propertiesAttr = op->getPropertiesAsAttribute();
+    rewriter.create(bufferized);
+    replaceOpWithBufferizedValues(rewriter, op, inits);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::ckpt::registerBufferizableOpInterfaceExternalModels(
@@ -291,6 +336,9 @@ void mlir::ckpt::registerBufferizableOpInterfaceExternalModels(
     RecomputeOp::attachInterface<RecomputeOpInterface>(*ctx);
     CheckpointOp::attachInterface<CheckpointOpInterface>(*ctx);
     YieldOp::attachInterface<YieldOpInterface>(*ctx);
+    AttentionOp::attachInterface<AttentionOpInterface<AttentionOp>>(*ctx);
+    AttentionGradOp::attachInterface<AttentionOpInterface<AttentionGradOp>>(
+        *ctx);
     ctx->loadDialect<memref::MemRefDialect,
                      bufferization::BufferizationDialect>();
   });

@@ -1,6 +1,7 @@
 //===- CkptOps.h - ckpt dialect operations ----------------------*- C++ -*-===//
 //
-// Operations of the ckpt dialect: ckpt.recompute, ckpt.checkpoint, ckpt.yield.
+// Operations of the ckpt dialect: the region ops (ckpt.recompute,
+// ckpt.checkpoint, ckpt.yield), ckpt.random_uniform and the attention ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::ckpt {

@@ -200,4 +200,6 @@ def Ckpt_RandomUniformOp : Ckpt_Op<"random_uniform", [Pure]> {
   let hasVerifier = 1;
 }
 
+include "ckpt/Dialect/Ckpt/IR/AttentionOps.td"
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_TD

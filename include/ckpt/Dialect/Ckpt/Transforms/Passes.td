@@ -91,6 +91,77 @@ def LowerRandomPass : Pass<"ckpt-lower-random"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def LowerAttentionPass : Pass<"ckpt-lower-attention"> {
+  let summary = "Lower ckpt.attention and ckpt.attention_grad on memrefs to "
+                "loops";
+  let description = [{
+    Runs after bufferization. Each `ckpt.attention` becomes a parallel loop
+    over the leading dimensions and the query rows; each row is computed
+    with an online softmax (running maximum and sum, the output row
+    rescaled in place), so nothing with two sequence dimensions is
+    allocated: the lowering allocates nothing at all, and the memory the
+    analysis forecast for the op (its results) is what it uses. Each
+    `ckpt.attention_grad` becomes a parallel loop over the leading
+    dimensions that zeroes the gradients and, row by row, recomputes each
+    probability from the saved log-sum-exp and accumulates dQ, dK and dV
+    (flash attention's backward). f32 and f64; bf16/f16 attention ops are
+    an error here.
+
+    Example:
+
+    ```mlir
+    ckpt.attention causal scale(0.25)
+        ins(%q, %k, %v : memref<4x128x16xf32>, memref<4x128x16xf32>, memref<4x128x16xf32>)
+        outs(%o, %l : memref<4x128x16xf32>, memref<4x128xf32>)
+    // becomes
+    scf.parallel (%h, %i) = (%c0, %c0) to (%c4, %c128) step (%c1, %c1) {
+      // out[h, i, :] = 0; online softmax over keys 0..i; out[h, i, :] /= sum;
+      // lse[h, i] = max + log(sum)
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
+def DecomposeAttentionPass : Pass<"ckpt-decompose-attention"> {
+  let summary = "Decompose ckpt.attention and ckpt.attention_grad into "
+                "linalg on tensors";
+  let description = [{
+    For backends without a fused attention lowering (the GPU pipeline and
+    IREE run it in their tensor preparation, before the memory analysis).
+    `ckpt.attention` becomes the masked, scaled scores (a contraction and an
+    elementwise generic), their row maximum, the exponentials, the row sums,
+    the probabilities times the values divided by the sums, and the
+    log-sum-exp; `ckpt.attention_grad` recomputes the probabilities as
+    `exp(scores - lse)` and contracts them into dV, dP, dS, dQ and dK. The
+    Sq x Sk tensors exist only inside each decomposition: the forward still
+    keeps only the inputs, the output and the log-sum-exp for the backward.
+    f32 and f64.
+
+    Example:
+
+    ```mlir
+    %o, %lse = ckpt.attention causal scale(0.25) ins(%q, %k, %v : ...) outs(...)
+    // becomes
+    %s = linalg.generic {...} ins(%q, %k) ...        // sum_c q[i, c] k[j, c]
+    %t = linalg.generic {...} ins(%s) ...            // scale, -inf where j > i
+    %m = linalg.generic {...} ins(%t) ...            // row maximum
+    %e = linalg.generic {...} ins(%t, %m) ...        // exp(t - m)
+    %l = linalg.generic {...} ins(%e) ...            // row sum
+    %w = linalg.generic {...} ins(%e, %v) ...        // sum_j e[i, j] v[j, :]
+    %o = linalg.generic {...} ins(%w, %l) ...        // w / l
+    %lse = linalg.generic {...} ins(%m, %l) ...      // m + log(l)
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def RecomputeToBarrierPass
     : Pass<"ckpt-recompute-to-barrier", "mlir::ModuleOp"> {
   let summary = "Lower ckpt.recompute on tensors behind optimization barriers "

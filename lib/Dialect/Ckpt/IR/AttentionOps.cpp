@@ -1,0 +1,158 @@
+//===- AttentionOps.cpp - ckpt.attention and ckpt.attention_grad ---------===//
+//
+// Verifiers and memory effects of the attention ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+namespace {
+
+/// Checks the operand shapes shared by both ops: `[..., Sq, D]` queries,
+/// `[..., Sk, D]` keys, `[..., Sk, Dv]` values, `[..., Sq, Dv]` outputs and
+/// `[..., Sq]` log-sum-exps, one float element type for all but the
+/// log-sum-exp (f32 for bf16/f16, else the same type).
+class AttentionShapes {
+public:
+  explicit AttentionShapes(Operation *op) : op(op) {}
+
+  LogicalResult check(Value query, Value key, Value value, Value out, Value lse,
+                      double scale) {
+    auto queryType = cast<ShapedType>(query.getType());
+    elementType = queryType.getElementType();
+    if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(elementType))
+      return op->emitOpError("needs f16, bf16, f32 or f64 elements, got ")
+             << elementType;
+    if (queryType.getRank() < 2)
+      return op->emitOpError("needs a query of rank >= 2 ([..., Sq, D]), "
+                             "got ")
+             << queryType;
+    rank = queryType.getRank();
+    int64_t sq = queryType.getDimSize(rank - 2);
+    int64_t d = queryType.getDimSize(rank - 1);
+    int64_t sk = cast<ShapedType>(key.getType()).getDimSize(rank - 2);
+    int64_t dv = cast<ShapedType>(value.getType()).getDimSize(rank - 1);
+    SmallVector<int64_t> batch(queryType.getShape().drop_back(2));
+    auto expect = [&](ArrayRef<int64_t> tail) {
+      SmallVector<int64_t> shape(batch);
+      shape.append(tail.begin(), tail.end());
+      return shape;
+    };
+    if (failed(checkOperand(query, "query", expect({sq, d}), elementType)) ||
+        failed(checkOperand(key, "key", expect({sk, d}), elementType)) ||
+        failed(checkOperand(value, "value", expect({sk, dv}), elementType)) ||
+        failed(checkOperand(out, "out", expect({sq, dv}), elementType)) ||
+        failed(checkOperand(lse, "lse", expect({sq}), getLseElementType())))
+      return failure();
+    if (!std::isfinite(scale) || scale == 0.0)
+      return op->emitOpError("needs a finite, nonzero scale, got ") << scale;
+    return success();
+  }
+
+  /// Checks that `operand` has `shape` (dynamic sizes match anything) and
+  /// `element`, and is a tensor or memref like the query.
+  LogicalResult checkOperand(Value operand, StringRef name,
+                             ArrayRef<int64_t> shape, Type element) {
+    auto type = cast<ShapedType>(operand.getType());
+    if (isa<TensorType>(type) != isTensor())
+      return op->emitOpError("mixes tensors and memrefs: '")
+             << name << "' is " << type;
+    if (type.getElementType() != element)
+      return op->emitOpError("needs '")
+             << name << "' of element type " << element << ", got " << type;
+    bool matches = type.getRank() == static_cast<int64_t>(shape.size());
+    for (size_t i = 0; matches && i < shape.size(); ++i)
+      matches = ShapedType::isDynamic(shape[i]) || type.isDynamicDim(i) ||
+                type.getDimSize(i) == shape[i];
+    if (!matches) {
+      InFlightDiagnostic diag = op->emitOpError("needs '")
+                                << name << "' of shape [";
+      llvm::interleaveComma(shape, diag, [&](int64_t size) {
+        if (ShapedType::isDynamic(size))
+          diag << "?";
+        else
+          diag << size;
+      });
+      return diag << "], got " << type;
+    }
+    return success();
+  }
+
+  Type getLseElementType() const {
+    if (isa<Float16Type, BFloat16Type>(elementType))
+      return Float32Type::get(op->getContext());
+    return elementType;
+  }
+
+  bool isTensor() const { return isTensorOp; }
+  void setTensor(bool tensor) { isTensorOp = tensor; }
+
+private:
+  Operation *op;
+  Type elementType;
+  int64_t rank = 0;
+  bool isTensorOp = true;
+};
+
+/// Reads of every memref input and writes of every memref init; nothing on
+/// tensors.
+void addBufferEffects(
+    DestinationStyleOpInterface op,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (op.isDpsInit(&operand))
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+} // namespace
+
+LogicalResult AttentionOp::verify() {
+  AttentionShapes shapes(*this);
+  shapes.setTensor(isa<TensorType>(getQuery().getType()));
+  return shapes.check(getQuery(), getKey(), getValue(), getOut(), getLse(),
+                      getScale().convertToDouble());
+}
+
+void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addBufferEffects(*this, effects);
+}
+
+LogicalResult AttentionGradOp::verify() {
+  AttentionShapes shapes(*this);
+  shapes.setTensor(isa<TensorType>(getQuery().getType()));
+  if (failed(shapes.check(getQuery(), getKey(), getValue(), getOut(), getLse(),
+                          getScale().convertToDouble())))
+    return failure();
+  auto sameAs = [&](Value operand, StringRef name, Value like) {
+    auto type = cast<ShapedType>(like.getType());
+    return shapes.checkOperand(operand, name, type.getShape(),
+                               type.getElementType());
+  };
+  return success(succeeded(sameAs(getGradOut(), "grad_out", getOut())) &&
+                 succeeded(sameAs(getGradQuery(), "grad_query", getQuery())) &&
+                 succeeded(sameAs(getGradKey(), "grad_key", getKey())) &&
+                 succeeded(sameAs(getGradValue(), "grad_value", getValue())));
+}
+
+void AttentionGradOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addBufferEffects(*this, effects);
+}
