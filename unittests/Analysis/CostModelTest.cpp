@@ -46,6 +46,28 @@ protected:
   DeviceTarget target;
 };
 
+TEST_F(CostModelTest, AttentionCountsVisitedPairs) {
+  // 2 heads, 6 queries, 4 keys, D = 8, Dv = 5: causal rows visit min(i + 1,
+  // 4) keys, 1 + 2 + 3 + 4 + 4 + 4 = 18 pairs per head.
+  const char *source = R"MLIR(
+    func.func @f(%q: tensor<2x6x8xf32>, %k: tensor<2x4x8xf32>, %v: tensor<2x4x5xf32>,
+                 %o: tensor<2x6x5xf32>, %l: tensor<2x6xf32>) -> tensor<2x6x5xf32> {
+      %r:2 = ckpt.attention CAUSAL scale(0.5) ins(%q, %k, %v : tensor<2x6x8xf32>, tensor<2x4x8xf32>, tensor<2x4x5xf32>)
+          outs(%o, %l : tensor<2x6x5xf32>, tensor<2x6xf32>) -> tensor<2x6x5xf32>, tensor<2x6xf32>
+      return %r#0 : tensor<2x6x5xf32>
+    })MLIR";
+  constexpr int64_t kPerPair = 2 * 8 + 3 * 5 + 2 * 8 + 4;
+  std::string causal = std::string(source).replace(
+      std::string(source).find("CAUSAL"), 6, "causal");
+  std::string full =
+      std::string(source).replace(std::string(source).find("CAUSAL"), 6, "");
+  EXPECT_EQ(costOfFirstOp(causal).flops, 2 * 18 * kPerPair);
+  OpCost cost = costOfFirstOp(full);
+  EXPECT_EQ(cost.flops, 2 * 6 * 4 * kPerPair);
+  EXPECT_EQ(cost.bytesRead, (2 * 6 * 8 + 2 * 4 * 8 + 2 * 4 * 5) * 4);
+  EXPECT_EQ(cost.bytesWritten, (2 * 6 * 5 + 2 * 6) * 4);
+}
+
 TEST_F(CostModelTest, MatmulIsTwoMNK) {
   OpCost cost = costOfFirstOp(R"MLIR(
     func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {

@@ -14,8 +14,9 @@ sums over an axis (`linalg.reduce` or a reducing `linalg.generic`),
 broadcasts (`linalg.broadcast` or a generic, and fused into a generic as
 `x - sum(x) / n`),
 transposes (`linalg.transpose` or a permuting generic), reshapes
-(`tensor.expand_shape` / `tensor.collapse_shape`), values used several
-times and long-range skip connections. The loss is the sum over the
+(`tensor.expand_shape` / `tensor.collapse_shape`), `ckpt.attention`
+(causal or not) over the last two dimensions of a rank-2 or rank-3 value,
+values used several times and long-range skip connections. The loss is the sum over the
 program's outputs (the values nothing else reads) of mean(value^2).
 
 Activations are 4-64 KiB (1024 to 16384 f32 elements); sums over an axis
@@ -55,6 +56,7 @@ KIND_WEIGHTS = {
     "broadcast": 1,      # a rank-2 activation broadcast to rank 3
     "transpose": 2,
     "reshape": 3,        # expand_shape to rank 3 / collapse_shape to rank 2
+    "attention": 2,      # ckpt.attention (causal or not) of a value and others
 }
 ALL_KINDS = tuple(KIND_WEIGHTS)
 
@@ -205,6 +207,18 @@ def _emit(e, node, ins):
     op = node.op
     shape = node.shape
     rank = len(shape)
+    if op == "attention":
+        (q, qs), (k, ks), (v, vs) = ins
+        out, lse = e.fresh("e"), e.fresh("l")
+        name = e.fresh("att")
+        e.emit(f"{out} = tensor.empty() : {e.ty(shape)}")
+        e.emit(f"{lse} = tensor.empty() : {e.ty(shape[:-1])}")
+        causal = "causal " if a["causal"] else ""
+        e.emit(f"{name}:2 = ckpt.attention {causal}scale({a['scale']!r}) "
+               f"ins({q}, {k}, {v} : {e.ty(qs)}, {e.ty(ks)}, {e.ty(vs)}) "
+               f"outs({out}, {lse} : {e.ty(shape)}, {e.ty(shape[:-1])}) "
+               f"-> {e.ty(shape)}, {e.ty(shape[:-1])}")
+        return f"{name}#0"
     if op == "matmul":
         (x, (m, k)), (w, (_, n)) = ins
         return e.matmul(x, w, m, k, n)
@@ -527,6 +541,24 @@ class _Builder:
             y_bound = scale
         return self.add(Node("center", [i, y], x.shape, self.nodes[i].bound + y_bound,
                              axis=axis, scale=scale, kind="center"))
+
+    def k_attention(self, i):
+        """softmax(scale q k^T) v over the last two dimensions of `i`
+        (queries), with keys and values of its shape: values of that shape
+        or arguments. The output is a convex combination of value rows."""
+        x = self.nodes[i]
+        if len(x.shape) not in (2, 3):
+            return None
+        rng = self.rng
+        operands = []
+        for _ in range(2):
+            others = self.same_shape(x.shape, i)
+            operands.append(rng.choice(others) if others and rng.random() < 0.5
+                            else self.arg(x.shape))
+        key, value = operands
+        scale = 1.0 / math.sqrt(x.shape[-1])
+        return self.add(Node("attention", [i, key, value], x.shape, self.nodes[value].bound,
+                             causal=rng.random() < 0.5, scale=scale, kind="attention"))
 
     def k_transpose(self, i):
         x = self.nodes[i]
