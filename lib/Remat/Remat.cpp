@@ -49,6 +49,9 @@ struct RematSettings {
   bool graphPerFunction = false;
   /// Whether the report collects the saved residuals.
   bool reporting = false;
+  /// on-infeasible=min: a budget no schedule meets gets the smallest peak
+  /// found instead of an error.
+  bool applyMinimumWhenInfeasible = false;
 };
 
 /// Rematerializes one function after another.
@@ -151,6 +154,13 @@ LogicalResult FunctionRematerializer::run(func::FuncOp func,
       outcome.solver += "+greedy-peak";
   } else if (minimize) {
     outcome.budgetBytes = outcome.peakBytes;
+  } else if (outcome.peakBytes > outcome.budgetBytes &&
+             settings.applyMinimumWhenInfeasible) {
+    emitWarning(getFunctionDiagnosticLoc(func))
+        << "ckpt-remat: solver '" << spec->str() << "' reaches a peak of "
+        << outcome.peakBytes << " bytes, above the budget of "
+        << outcome.budgetBytes << " bytes; applied it (on-infeasible=min)";
+    outcome.budgetMissed = true;
   } else if (outcome.peakBytes > outcome.budgetBytes) {
     emitError(getFunctionDiagnosticLoc(func))
         << "ckpt-remat: solver '" << spec->str() << "' reaches a peak of "
@@ -197,7 +207,15 @@ LogicalResult FunctionRematerializer::retryAsMinimum(func::FuncOp &func,
   if (descent.steps.size() > planned && planned > 0)
     descent.solver += "+greedy-peak";
   int64_t smallest = std::min(outcome.peakBytes, descent.peakBytes);
-  if (descent.peakBytes > outcome.budgetBytes) {
+  if (descent.peakBytes > outcome.budgetBytes &&
+      settings.applyMinimumWhenInfeasible) {
+    emitWarning(getFunctionDiagnosticLoc(func))
+        << "ckpt-remat: budget of " << outcome.budgetBytes
+        << " bytes is below the smallest peak found, " << descent.peakBytes
+        << " bytes (baseline " << outcome.baselinePeakBytes
+        << " bytes); applied that peak (on-infeasible=min)";
+    descent.budgetMissed = true;
+  } else if (descent.peakBytes > outcome.budgetBytes) {
     emitError(getFunctionDiagnosticLoc(func))
         << "ckpt-remat: budget of " << outcome.budgetBytes
         << " bytes is below the smallest peak found, " << smallest
@@ -261,6 +279,7 @@ LogicalResult RematPass::readSettings(Location loc, RematSettings &settings) {
   settings.timeLimitSeconds = timeLimit;
   settings.graphPath = graph;
   settings.reporting = !report.empty();
+  settings.applyMinimumWhenInfeasible = onInfeasible == "min";
   return success();
 }
 

@@ -14,6 +14,11 @@ LogicalResult mlir::ckpt::verifyRematOptions(const RematOptions &options,
               "'; expected json or table";
     return failure();
   }
+  if (options.onInfeasible != "error" && options.onInfeasible != "min") {
+    message = "ckpt-remat: unknown on-infeasible '" + options.onInfeasible +
+              "'; expected error or min";
+    return failure();
+  }
   return success();
 }
 

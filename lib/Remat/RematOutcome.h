@@ -85,6 +85,9 @@ struct FunctionOutcome {
   std::optional<uint64_t> lowerBoundCostUnits;
   std::string formulation = "none";
   bool isProvenOptimal = false;
+  /// Set when no schedule met the budget and on-infeasible=min applied the
+  /// smallest peak found instead (peakBytes > budgetBytes).
+  bool budgetMissed = false;
   /// Set when the function could not be rematerialized.
   std::optional<RematFailure> failure;
 };

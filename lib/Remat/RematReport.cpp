@@ -91,6 +91,9 @@ void writeTable(raw_ostream &os, ArrayRef<FunctionOutcome> outcomes,
             std::max<int64_t>(1, outcome.baselinePeakBytes),
         outcome.steps.size(), extraFlops, extraSeconds, deviceTarget.name,
         outcome.solveSeconds);
+    if (outcome.budgetMissed)
+      os << "  budget missed: the smallest peak found was applied "
+            "(on-infeasible=min)\n";
     os << llvm::formatv("  {0,-6} {1,-24} {2,-28} {3,-28} {4,10} {5,12}\n", "",
                         "value", "computed at", "recomputed before / kept",
                         "bytes", "FLOPs");
@@ -134,6 +137,7 @@ void writeJSON(raw_ostream &os, ArrayRef<FunctionOutcome> outcomes,
           json.attribute("budget_bytes", outcome.budgetBytes);
           json.attribute("baseline_peak_bytes", outcome.baselinePeakBytes);
           json.attribute("peak_bytes", outcome.peakBytes);
+          json.attribute("budget_met", !outcome.budgetMissed);
           json.attribute("recompute_count",
                          static_cast<int64_t>(outcome.steps.size()));
           json.attribute("baseline_flops", outcome.baselineFlops);
@@ -155,8 +159,9 @@ void writeJSON(raw_ostream &os, ArrayRef<FunctionOutcome> outcomes,
               if (outcome.optimalityGap)
                 json.attribute("gap", *outcome.optimalityGap);
               if (outcome.lowerBoundCostUnits)
-                json.attribute("lower_bound_ns", static_cast<int64_t>(
-                                                     *outcome.lowerBoundCostUnits));
+                json.attribute(
+                    "lower_bound_ns",
+                    static_cast<int64_t>(*outcome.lowerBoundCostUnits));
             });
           json.attributeArray("recomputed", [&] {
             for (const RematStep &step : outcome.steps)

@@ -66,13 +66,17 @@ def _report_error(path):
     return next((f["error"] for f in report.get("functions", []) if "error" in f), None)
 
 
-def remat_flags(budget, solver, policy):
+def remat_flags(budget, solver, policy, on_infeasible="error"):
     """ckpt-compile's remat flags for `budget` (none: no remat)."""
     if budget is None:
         return []
+    if on_infeasible not in ("error", "min"):
+        raise ValueError(f"on_infeasible must be 'error' or 'min', not {on_infeasible!r}")
     flags = [f"--remat-budget={budget}", f"--remat-solver={solver}"]
     if policy:
         flags.append(f"--remat-policy={policy}")
+    if on_infeasible != "error":
+        flags.append(f"--remat-on-infeasible={on_infeasible}")
     return flags
 
 
@@ -86,12 +90,14 @@ def run_compile(command, report_path):
 
 
 def build_library(module, entry, work, backend="cpu", budget=None, solver="auto", policy=None,
-                  build=None, gemm="codegen", threads=1):
+                  build=None, gemm="codegen", threads=1, on_infeasible="error"):
     """Builds `entry` of `module` (MLIR text) with ckpt-compile --emit=lib
     into the folder `work`, rematerialized to `budget` when given, its CPU
     step on `threads` threads; returns the library's path and ckpt-remat's
     report (a dict, or None without a budget). Raises BuildError with
-    ckpt-compile's diagnostics."""
+    ckpt-compile's diagnostics; a budget no schedule meets is one unless
+    `on_infeasible="min"`, which builds the smallest peak found instead
+    (the report's `budget_met` is then false)."""
     source = os.path.join(work, f"{entry}.mlir")
     with open(source, "w") as f:
         f.write(module)
@@ -104,7 +110,8 @@ def build_library(module, entry, work, backend="cpu", budget=None, solver="auto"
         command.append(f"--num-threads={threads}")
     report_path = os.path.join(work, f"{entry}-report.json")
     if budget is not None:
-        command += remat_flags(budget, solver, policy) + [f"--remat-report={report_path}"]
+        command += remat_flags(budget, solver, policy, on_infeasible) + \
+            [f"--remat-report={report_path}"]
     run_compile(command, report_path)
     report = None
     if budget is not None:

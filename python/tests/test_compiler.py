@@ -61,6 +61,18 @@ def test_remat_options_are_the_one_list():
         ckpt.remat(read(STEP), budget="0.9", bugdet="0.5")
 
 
+def test_remat_on_infeasible_min_applies_the_smallest_peak():
+    # The budget no schedule meets is an error by default (below); with
+    # on_infeasible="min" the smallest peak found is applied and reported.
+    _, report = ckpt.remat(read(STEP), budget="0.1", solver="greedy", on_infeasible="min")
+    function = report["functions"][0]
+    assert function["budget_met"] is False
+    assert function["budget_bytes"] < function["peak_bytes"] < function["baseline_peak_bytes"]
+    _, smallest = ckpt.remat(read(STEP), budget="min", solver="greedy")
+    assert smallest["functions"][0]["peak_bytes"] == function["peak_bytes"]
+    assert smallest["functions"][0]["budget_met"] is True
+
+
 def test_remat_errors_carry_diagnostics():
     with pytest.raises(ckpt.CkptError, match="invalid budget 'banana'"):
         ckpt.remat(read(STEP), budget="banana")

@@ -47,7 +47,10 @@ class TrainStep:
     """`loss = step(*inputs, *targets)` runs `loss_fn(model(*inputs),
     *targets)` forward and backward as one compiled function (see the
     module's documentation). `budget`, `solver` and `policy` are
-    ckpt-remat's (`"0.5"`, `"2GiB"`, `"min"`; None: no remat); `backend`
+    ckpt-remat's (`"0.5"`, `"2GiB"`, `"min"`; None: no remat), and
+    `on_infeasible="min"` builds the smallest peak found when no schedule
+    meets the budget (`step.report["functions"][0]["budget_met"]` is then
+    false) instead of raising BuildError; `backend`
     is `cpu` or `cuda`; `gemm` is the CPU build's matmul path (`blas`:
     oneDNN/OpenBLAS, `codegen`: generated loops); `threads` the CPU
     build's thread count (default: PyTorch's, `torch.get_num_threads()`).
@@ -58,7 +61,7 @@ class TrainStep:
 
     def __init__(self, model, loss_fn, example_inputs, example_targets=(), budget=None,
                  solver="auto", backend="cpu", policy=None, gemm="blas", build=None,
-                 threads=None, grad_scaler=None):
+                 threads=None, grad_scaler=None, on_infeasible="error"):
         if backend not in ("cpu", "cuda"):
             raise ValueError(f"backend must be 'cpu' or 'cuda', not {backend!r}")
         if threads is None:
@@ -73,6 +76,7 @@ class TrainStep:
         self.solver = solver
         self.backend = backend
         self.policy = policy
+        self.on_infeasible = on_infeasible
         self.gemm = gemm if backend == "cpu" else "codegen"
         if grad_scaler is not None and not hasattr(grad_scaler, "scale"):
             raise TypeError(f"grad_scaler must be a torch.amp.GradScaler, not {grad_scaler!r}")
@@ -122,7 +126,8 @@ class TrainStep:
                                         backend=self.backend, budget=self.budget,
                                         solver=self.solver, policy=self.policy,
                                         build=self._build, gemm=self.gemm,
-                                        threads=self.threads)
+                                        threads=self.threads,
+                                        on_infeasible=self.on_infeasible)
         entry = {"exported": exported, "report": report,
                  "library": CompiledStep(library, exported.entry)}
         self._compiled[key] = entry
