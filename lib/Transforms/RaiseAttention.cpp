@@ -70,52 +70,60 @@ std::optional<double> getConstantFloat(Value value) {
   return attr.getValueAsDouble();
 }
 
-/// Whether `pred` is true exactly when the key index (linalg.index of the
-/// last dimension) is after the query index (linalg.index of the one
-/// before): `j > i` or `i < j`.
-bool isKeyAfterQuery(Value pred, int64_t rank) {
-  auto cmp = pred.getDefiningOp<arith::CmpIOp>();
-  if (!cmp)
-    return false;
-  auto indexOf = [](Value v) -> std::optional<int64_t> {
-    if (auto index = v.getDefiningOp<linalg::IndexOp>())
-      return index.getDim();
-    return std::nullopt;
-  };
-  std::optional<int64_t> lhs = indexOf(cmp.getLhs());
-  std::optional<int64_t> rhs = indexOf(cmp.getRhs());
-  if (!lhs || !rhs)
-    return false;
-  int64_t i = rank - 2, j = rank - 1;
+/// The predicate of `b ? a` for the predicate `p` of `a ? b`.
+arith::CmpIPredicate swapOperands(arith::CmpIPredicate p) {
   using P = arith::CmpIPredicate;
-  P p = cmp.getPredicate();
-  if (*lhs == j && *rhs == i)
-    return p == P::ugt || p == P::sgt;
-  if (*lhs == i && *rhs == j)
-    return p == P::ult || p == P::slt;
-  return false;
+  switch (p) {
+  case P::ugt:
+    return P::ult;
+  case P::ult:
+    return P::ugt;
+  case P::uge:
+    return P::ule;
+  case P::ule:
+    return P::uge;
+  case P::sgt:
+    return P::slt;
+  case P::slt:
+    return P::sgt;
+  case P::sge:
+    return P::sle;
+  case P::sle:
+    return P::sge;
+  case P::eq:
+  case P::ne:
+    return p;
+  }
+  llvm_unreachable("unknown integer predicate");
 }
 
-/// Whether `pred` is true exactly when the key index is at or before the
-/// query index.
-bool isKeyAtOrBeforeQuery(Value pred, int64_t rank) {
+/// How `pred` compares the key index (linalg.index of the last dimension,
+/// j) with the query index (the one before, i): true when it is `j > i`
+/// (the keys a causal mask hides), false when it is `j <= i` (the keys it
+/// keeps), std::nullopt for anything else.
+std::optional<bool> isKeyAfterQuery(Value pred, int64_t rank) {
   auto cmp = pred.getDefiningOp<arith::CmpIOp>();
   if (!cmp)
-    return false;
+    return std::nullopt;
   auto lhs = cmp.getLhs().getDefiningOp<linalg::IndexOp>();
   auto rhs = cmp.getRhs().getDefiningOp<linalg::IndexOp>();
   if (!lhs || !rhs)
-    return false;
+    return std::nullopt;
   int64_t i = rank - 2, j = rank - 1;
   using P = arith::CmpIPredicate;
   P p = cmp.getPredicate();
-  if (static_cast<int64_t>(lhs.getDim()) == j &&
-      static_cast<int64_t>(rhs.getDim()) == i)
-    return p == P::ule || p == P::sle;
+  // Written as `i ? j`: swap to `j ? i`.
   if (static_cast<int64_t>(lhs.getDim()) == i &&
       static_cast<int64_t>(rhs.getDim()) == j)
-    return p == P::uge || p == P::sge;
-  return false;
+    p = swapOperands(p);
+  else if (static_cast<int64_t>(lhs.getDim()) != j ||
+           static_cast<int64_t>(rhs.getDim()) != i)
+    return std::nullopt;
+  if (p == P::ugt || p == P::sgt)
+    return true;
+  if (p == P::ule || p == P::sle)
+    return false;
+  return std::nullopt;
 }
 
 /// Follows the payload's yielded value back to the score argument through
@@ -152,14 +160,12 @@ LogicalResult analyzePayload(Value value, BlockArgument score, int64_t rank,
       std::optional<double> c = getConstantFloat(v);
       return c && *c <= kMaskThreshold;
     };
-    Value kept;
-    if (isKeyAfterQuery(select.getCondition(), rank) &&
-        isMaskValue(select.getTrueValue()))
-      kept = select.getFalseValue();
-    else if (isKeyAtOrBeforeQuery(select.getCondition(), rank) &&
-             isMaskValue(select.getFalseValue()))
-      kept = select.getTrueValue();
-    if (!kept)
+    std::optional<bool> hides = isKeyAfterQuery(select.getCondition(), rank);
+    if (!hides)
+      return failure();
+    Value masked = *hides ? select.getTrueValue() : select.getFalseValue();
+    Value kept = *hides ? select.getFalseValue() : select.getTrueValue();
+    if (!isMaskValue(masked))
       return failure();
     transform.causal = true;
     return analyzePayload(kept, score, rank, transform);

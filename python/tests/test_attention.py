@@ -1,7 +1,9 @@
 """ckpt.attention on the CPU: the fused op against a numpy reference, and the
 zoo GPT with its attention raised (memory linear in the sequence length,
-outputs equal to the unfused build's within f32 rounding, remat exact)."""
+outputs equal to the unfused build's within f32 rounding and to PyTorch eager
+autograd's within rtol 1e-4 / atol 1e-5, remat exact)."""
 
+import importlib.util
 import os
 import subprocess
 
@@ -101,3 +103,29 @@ def test_gpt_raised_equals_unfused_and_remats_exactly():
     assert report["peak_bytes"] == remat.peak_bytes
     assert remat.peak_bytes <= report["budget_bytes"]
     assert report["recompute_count"] > 0
+
+
+def test_gpt_raised_gradients_equal_eager_pytorch():
+    # The zoo GPT without a vocabulary is python/ckpt/gpu/torch_gpt.py's
+    # model; its raised step against PyTorch eager autograd (unfused
+    # attention, float32) on the same arguments.
+    pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location(
+        "torch_gpt", os.path.join(ROOT, "python", "ckpt", "gpu", "torch_gpt.py"))
+    torch_gpt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(torch_gpt)
+    layers, seq, d, heads = 2, 64, 32, 4
+    forward = transformer(layers=layers, seq=seq, d=d, heads=heads)
+    step = subprocess.run([os.path.join(BUILD, "bin", "ckpt-opt"),
+                           "--ckpt-autodiff=function=loss"], input=forward,
+                          capture_output=True, text=True, check=True).stdout
+    assert "ckpt.attention_grad" in step
+    shapes = [(seq, d), (seq, d)] + [shape for _ in range(layers) for shape in
+                                     ((d,), (d,), (d, d), (d, d), (d, d), (d, d), (d,), (d,),
+                                      (d, 4 * d), (4 * d, d))]
+    arrays = torch_gpt.ckpt_inputs(shapes)
+    expected = torch_gpt.loss_and_gradients(arrays, heads, device="cpu")
+    result = ckpt.run(step, "loss_grad", inputs=arrays, iterations=1)
+    assert len(result.outputs) == len(expected)
+    for got, want in zip(result.outputs, expected):
+        numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
