@@ -104,8 +104,10 @@ def LowerAttentionPass : Pass<"ckpt-lower-attention"> {
     `ckpt.attention_grad` becomes a parallel loop over the leading
     dimensions that zeroes the gradients and, row by row, recomputes each
     probability from the saved log-sum-exp and accumulates dQ, dK and dV
-    (flash attention's backward). f32 and f64; bf16/f16 attention ops are
-    an error here.
+    (flash attention's backward). The dot products' sums are reassociable
+    (`fastmath<reassoc, contract>`), so LLVM vectorizes them; their order is
+    fixed by the build, so a recomputation repeats the same bits. f32 and
+    f64; bf16/f16 attention ops are an error here.
 
     Example:
 
