@@ -43,13 +43,15 @@ namespace {
 enum class ReductionKind { None, Additive, Max, Min };
 
 /// Normalizes `func` so that differentiation sees linalg.generic ops:
-/// aggregates decomposed, elementwise ops on tensors converted, named ops
-/// generalized.
+/// aggregates other than softmax (which has its own rule) decomposed,
+/// elementwise ops on tensors converted, named ops generalized.
 LogicalResult normalizeForDifferentiation(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   SmallVector<linalg::AggregatedOpInterface> aggregates;
-  func.walk(
-      [&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
+  func.walk([&](linalg::AggregatedOpInterface op) {
+    if (!isa<linalg::SoftmaxOp>(op))
+      aggregates.push_back(op);
+  });
   for (linalg::AggregatedOpInterface op : aggregates) {
     rewriter.setInsertionPoint(op);
     FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
@@ -98,6 +100,7 @@ private:
 
   LogicalResult differentiateGeneric(linalg::GenericOp op);
   LogicalResult differentiateAttention(AttentionOp op);
+  LogicalResult differentiateSoftmax(linalg::SoftmaxOp op);
   LogicalResult differentiateOp(Operation *op);
   /// Builds the adjoint of operand `operandIndex` of `op` (an input, or the
   /// init when `operandIndex` is the init's index) as a generic.
@@ -504,6 +507,8 @@ LogicalResult GradientBuilder::differentiateOp(Operation *op) {
     return differentiateGeneric(generic);
   if (auto attention = dyn_cast<AttentionOp>(op))
     return differentiateAttention(attention);
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    return differentiateSoftmax(softmax);
   // Ops without float results (shapes, indices) carry no adjoint.
   bool producesFloat = llvm::any_of(op->getResultTypes(), [](Type type) {
     return isa<FloatType>(getElementTypeOrSelf(type));
@@ -643,6 +648,62 @@ LogicalResult GradientBuilder::differentiateAttention(AttentionOp op) {
   addAdjoint(op.getQuery(), grad.getResult(0), loc);
   addAdjoint(op.getKey(), grad.getResult(1), loc);
   addAdjoint(op.getValue(), grad.getResult(2), loc);
+  return success();
+}
+
+/// dX = P * (dP - sum(dP * P)) along the softmax's dimension: the gradient
+/// reads only the probabilities P (the row maximum and sum the forward
+/// computes are not kept for it).
+LogicalResult GradientBuilder::differentiateSoftmax(linalg::SoftmaxOp op) {
+  Value resultAdj = adjoints.lookup(op.getResult()[0]);
+  if (!resultAdj)
+    return success();
+  Location loc = op.getLoc();
+  Value probs = op.getResult()[0];
+  auto type = cast<RankedTensorType>(probs.getType());
+  int64_t rank = type.getRank();
+  int64_t dim = op.getDimension();
+  AffineMap identity = builder.getMultiDimIdentityMap(rank);
+  AffineMap reduced = identity.dropResult(dim);
+  SmallVector<int64_t> reducedShape(type.getShape());
+  reducedShape.erase(reducedShape.begin() + dim);
+  Value zeros = filled(
+      RankedTensorType::get(reducedShape, type.getElementType()), 0.0, loc);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators[dim] = utils::IteratorType::reduction;
+  Value rowSums =
+      backward(
+          linalg::GenericOp::create(
+              builder, loc, zeros.getType(), ValueRange{probs, resultAdj},
+              zeros, ArrayRef<AffineMap>{identity, identity, reduced},
+              iterators,
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+                linalg::YieldOp::create(
+                    b, l,
+                    ValueRange{arith::AddFOp::create(b, l, args[2], product)});
+              }))
+          .getResult(0);
+  Value empty = backward(tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                                 type.getElementType()))
+                    .getResult();
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  Value inputAdj =
+      backward(
+          linalg::GenericOp::create(
+              builder, loc, type, ValueRange{probs, resultAdj, rowSums}, empty,
+              ArrayRef<AffineMap>{identity, identity, reduced, identity},
+              parallel,
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                Value centered = arith::SubFOp::create(b, l, args[1], args[2]);
+                linalg::YieldOp::create(
+                    b, l,
+                    ValueRange{arith::MulFOp::create(b, l, args[0], centered)});
+              }))
+          .getResult(0);
+  addAdjoint(op.getInput(), inputAdj, loc);
   return success();
 }
 

@@ -24,7 +24,9 @@ def AutodiffPass : Pass<"ckpt-autodiff", "mlir::ModuleOp"> {
     Unfused attention is first raised to `ckpt.attention` (as
     `ckpt-raise-attention` does; `raise-attention=0` keeps it unfused), whose
     adjoint is one `ckpt.attention_grad` from the inputs, the output and the
-    row log-sum-exp. Named linalg ops are generalized, aggregates (softmax) decomposed and
+    row log-sum-exp. `linalg.softmax` has its own rule, `dX = P * (dP -
+    sum(dP * P))`, which reads only the probabilities P. Named linalg ops are
+    generalized, other aggregates decomposed and
     elementwise arith/math on tensors turned into linalg.generic first; then
     one rule differentiates every `linalg.generic` whose inputs are read
     through projected permutations: the adjoint of input `x` is a generic over
