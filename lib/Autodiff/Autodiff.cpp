@@ -669,40 +669,37 @@ LogicalResult GradientBuilder::differentiateSoftmax(linalg::SoftmaxOp op) {
   reducedShape.erase(reducedShape.begin() + dim);
   Value zeros = filled(
       RankedTensorType::get(reducedShape, type.getElementType()), 0.0, loc);
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  iterators[dim] = utils::IteratorType::reduction;
+  // One generic over the probabilities' iteration space.
+  auto generic = [&](ValueRange inputs, Value init, ArrayRef<AffineMap> maps,
+                     bool reduce, auto payload) {
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    if (reduce)
+      iterators[dim] = utils::IteratorType::reduction;
+    return backward(linalg::GenericOp::create(
+                        builder, loc, init.getType(), inputs, init, maps,
+                        iterators,
+                        [&](OpBuilder &b, Location l, ValueRange args) {
+                          linalg::YieldOp::create(b, l, payload(b, l, args));
+                        }))
+        .getResult(0);
+  };
   Value rowSums =
-      backward(
-          linalg::GenericOp::create(
-              builder, loc, zeros.getType(), ValueRange{probs, resultAdj},
-              zeros, ArrayRef<AffineMap>{identity, identity, reduced},
-              iterators,
-              [&](OpBuilder &b, Location l, ValueRange args) {
+      generic({probs, resultAdj}, zeros, {identity, identity, reduced}, true,
+              [](OpBuilder &b, Location l, ValueRange args) -> Value {
                 Value product = arith::MulFOp::create(b, l, args[0], args[1]);
-                linalg::YieldOp::create(
-                    b, l,
-                    ValueRange{arith::AddFOp::create(b, l, args[2], product)});
-              }))
-          .getResult(0);
+                return arith::AddFOp::create(b, l, args[2], product);
+              });
   Value empty = backward(tensor::EmptyOp::create(builder, loc, type.getShape(),
                                                  type.getElementType()))
                     .getResult();
-  SmallVector<utils::IteratorType> parallel(rank,
-                                            utils::IteratorType::parallel);
   Value inputAdj =
-      backward(
-          linalg::GenericOp::create(
-              builder, loc, type, ValueRange{probs, resultAdj, rowSums}, empty,
-              ArrayRef<AffineMap>{identity, identity, reduced, identity},
-              parallel,
-              [&](OpBuilder &b, Location l, ValueRange args) {
+      generic({probs, resultAdj, rowSums}, empty,
+              {identity, identity, reduced, identity}, false,
+              [](OpBuilder &b, Location l, ValueRange args) -> Value {
                 Value centered = arith::SubFOp::create(b, l, args[1], args[2]);
-                linalg::YieldOp::create(
-                    b, l,
-                    ValueRange{arith::MulFOp::create(b, l, args[0], centered)});
-              }))
-          .getResult(0);
+                return arith::MulFOp::create(b, l, args[0], centered);
+              });
   addAdjoint(op.getInput(), inputAdj, loc);
   return success();
 }

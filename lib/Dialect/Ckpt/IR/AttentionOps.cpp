@@ -121,6 +121,24 @@ void addBufferEffects(
 
 } // namespace
 
+SmallVector<Operation *> mlir::ckpt::collectAttentionOps(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<AttentionOp, AttentionGradOp>(op))
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+LogicalResult mlir::ckpt::checkAttentionElementType(Operation *op,
+                                                    StringRef done) {
+  Type element = cast<ShapedType>(op->getOperand(0).getType()).getElementType();
+  if (isa<Float32Type, Float64Type>(element))
+    return success();
+  return op->emitOpError("on ")
+         << element << " is not " << done << " yet (f32 and f64 are)";
+}
+
 LogicalResult AttentionOp::verify() {
   AttentionShapes shapes(*this);
   shapes.setTensor(isa<TensorType>(getQuery().getType()));

@@ -222,7 +222,8 @@ void decompose(RewriterBase &rewriter, AttentionGradOp op) {
   Value scores = a.maskedScores(op.getQuery(), op.getKey());
   Value probs = a.exponentials(scores, op.getLse());
   // dV[j, e] = sum_i P[i, j] dO[i, e]; dP[i, j] = sum_e dO[i, e] V[j, e].
-  Value dv_ = a.contract(probs, {2, 0}, op.getGradOut(), {2, 1}, a.keys, dv);
+  Value gradValue =
+      a.contract(probs, {2, 0}, op.getGradOut(), {2, 1}, a.keys, dv);
   Value dp = a.contract(op.getGradOut(), {0, 2}, op.getValue(), {1, 2}, a.rows,
                         a.keys);
   Value rowTerm = a.rowDot(op.getGradOut(), op.getOut(), a.rows);
@@ -235,35 +236,25 @@ void decompose(RewriterBase &rewriter, AttentionGradOp op) {
       });
   // dQ[i, c] = scale sum_j dS[i, j] K[j, c]; dK[j, c] = scale sum_i dS[i, j]
   // Q[i, c].
-  Value dq =
+  Value gradQuery =
       a.contract(ds, {0, 2}, op.getKey(), {2, 1}, a.rows, d, a.scaleValue);
-  Value dk =
+  Value gradKey =
       a.contract(ds, {2, 0}, op.getQuery(), {2, 1}, a.keys, d, a.scaleValue);
-  rewriter.replaceOp(op, {dq, dk, dv_});
+  rewriter.replaceOp(op, {gradQuery, gradKey, gradValue});
 }
 
 struct DecomposeAttentionPass
     : public mlir::ckpt::impl::DecomposeAttentionPassBase<
           DecomposeAttentionPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> ops;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<AttentionOp, AttentionGradOp>(op))
-        ops.push_back(op);
-    });
     IRRewriter rewriter(&getContext());
-    for (Operation *op : ops) {
+    for (Operation *op : collectAttentionOps(getOperation())) {
       if (!cast<DestinationStyleOpInterface>(op).hasPureTensorSemantics()) {
         op->emitOpError("must be on tensors for ckpt-decompose-attention");
         return signalPassFailure();
       }
-      Type element =
-          cast<ShapedType>(op->getOperand(0).getType()).getElementType();
-      if (!isa<Float32Type, Float64Type>(element)) {
-        op->emitOpError("on ")
-            << element << " is not decomposed yet (f32 and f64 are)";
+      if (failed(checkAttentionElementType(op, "decomposed")))
         return signalPassFailure();
-      }
       rewriter.setInsertionPoint(op);
       if (auto forward = dyn_cast<AttentionOp>(op))
         decompose(rewriter, forward);

@@ -91,9 +91,9 @@ public:
                   auto flags = arith::FastMathFlagsAttr::get(
                       b.getContext(), arith::FastMathFlags::reassoc |
                                           arith::FastMathFlags::contract);
-                  Value product = arith::MulFOp::create(
-                      b, loc, load(a, batch, i, d), load(c, batch, j, d),
-                      flags);
+                  Value product =
+                      arith::MulFOp::create(b, loc, load(a, batch, i, d),
+                                            load(c, batch, j, d), flags);
                   return {arith::AddFOp::create(b, loc, acc[0], product, flags)
                               .getResult()};
                 })[0];
@@ -247,23 +247,14 @@ LogicalResult checkLowerable(Operation *op) {
   auto dps = cast<DestinationStyleOpInterface>(op);
   if (!dps.hasPureBufferSemantics())
     return op->emitOpError("must be bufferized before ckpt-lower-attention");
-  Type element = cast<MemRefType>(op->getOperand(0).getType()).getElementType();
-  if (!isa<Float32Type, Float64Type>(element))
-    return op->emitOpError("on ")
-           << element << " is not lowered yet (f32 and f64 are)";
-  return success();
+  return checkAttentionElementType(op, "lowered");
 }
 
 struct LowerAttentionPass
     : public mlir::ckpt::impl::LowerAttentionPassBase<LowerAttentionPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> ops;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<AttentionOp, AttentionGradOp>(op))
-        ops.push_back(op);
-    });
     IRRewriter rewriter(&getContext());
-    for (Operation *op : ops) {
+    for (Operation *op : collectAttentionOps(getOperation())) {
       if (failed(checkLowerable(op)))
         return signalPassFailure();
       rewriter.setInsertionPoint(op);

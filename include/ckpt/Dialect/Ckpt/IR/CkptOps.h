@@ -28,6 +28,15 @@ class YieldOp;
 std::optional<SmallVector<MemoryEffects::EffectInstance>>
 getRecomputeEffects(Operation *op);
 
+/// The ckpt.attention and ckpt.attention_grad ops under `root`, in walk
+/// order.
+SmallVector<Operation *> collectAttentionOps(Operation *root);
+
+/// Fails with "op on <type> is not <done> yet (f32 and f64 are)" when the
+/// attention op `op` computes in another element type than f32 or f64 (what
+/// its lowerings handle so far).
+LogicalResult checkAttentionElementType(Operation *op, StringRef done);
+
 namespace detail {
 /// Parses the shared assembly format of the ckpt region ops:
 /// `(%arg = %operand : type, ...) -> (types) { body } attributes {...}`.
