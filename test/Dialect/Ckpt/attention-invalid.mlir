@@ -18,6 +18,25 @@ func.func @key_width(%q: tensor<2x8x4xf32>, %k: tensor<2x8x5xf32>, %o: tensor<2x
 
 // -----
 
+// Tests that a key of another rank than the query's is reported as such
+// (its sizes are not read where they do not exist).
+func.func @key_rank(%q: tensor<2x8x4xf32>, %k: tensor<4xf32>, %o: tensor<2x8x4xf32>, %l: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ckpt.attention' op needs 'key' of rank 3, got 'tensor<4xf32>'}}
+  %r:2 = ckpt.attention scale(1.0) ins(%q, %k, %q : tensor<2x8x4xf32>, tensor<4xf32>, tensor<2x8x4xf32>) outs(%o, %l : tensor<2x8x4xf32>, tensor<2x8xf32>) -> tensor<2x8x4xf32>, tensor<2x8xf32>
+  return
+}
+
+// -----
+
+// Tests that a value of another rank is reported before its sizes are used.
+func.func @value_rank(%q: tensor<2x8x4xf32>, %v: tensor<8x4xf32>, %o: tensor<2x8x4xf32>, %l: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ckpt.attention' op needs 'value' of rank 3, got 'tensor<8x4xf32>'}}
+  %r:2 = ckpt.attention scale(1.0) ins(%q, %q, %v : tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%o, %l : tensor<2x8x4xf32>, tensor<2x8xf32>) -> tensor<2x8x4xf32>, tensor<2x8xf32>
+  return
+}
+
+// -----
+
 // Tests that the leading dimensions agree.
 func.func @batch(%q: tensor<2x8x4xf32>, %k: tensor<3x8x4xf32>, %o: tensor<2x8x4xf32>, %l: tensor<2x8xf32>) {
   // expected-error @+1 {{'ckpt.attention' op needs 'key' of shape [2, 8, 4], got 'tensor<3x8x4xf32>'}}

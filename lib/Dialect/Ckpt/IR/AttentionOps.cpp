@@ -27,6 +27,7 @@ public:
                       double scale) {
     auto queryType = cast<ShapedType>(query.getType());
     elementType = queryType.getElementType();
+    isTensorOp = isa<TensorType>(queryType);
     if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(elementType))
       return op->emitOpError("needs f16, bf16, f32 or f64 elements, got ")
              << elementType;
@@ -34,11 +35,18 @@ public:
       return op->emitOpError("needs a query of rank >= 2 ([..., Sq, D]), "
                              "got ")
              << queryType;
-    rank = queryType.getRank();
+    int64_t rank = queryType.getRank();
+    // Sizes read from the key and the value only where their rank is the
+    // query's (a rank mismatch is reported by checkOperand).
+    auto sizeOf = [&](Value operand, int64_t dim) {
+      auto type = cast<ShapedType>(operand.getType());
+      return type.getRank() == rank ? type.getDimSize(dim)
+                                    : ShapedType::kDynamic;
+    };
     int64_t sq = queryType.getDimSize(rank - 2);
     int64_t d = queryType.getDimSize(rank - 1);
-    int64_t sk = cast<ShapedType>(key.getType()).getDimSize(rank - 2);
-    int64_t dv = cast<ShapedType>(value.getType()).getDimSize(rank - 1);
+    int64_t sk = sizeOf(key, rank - 2);
+    int64_t dv = sizeOf(value, rank - 1);
     SmallVector<int64_t> batch(queryType.getShape().drop_back(2));
     auto expect = [&](ArrayRef<int64_t> tail) {
       SmallVector<int64_t> shape(batch);
@@ -67,7 +75,10 @@ public:
     if (type.getElementType() != element)
       return op->emitOpError("needs '")
              << name << "' of element type " << element << ", got " << type;
-    bool matches = type.getRank() == static_cast<int64_t>(shape.size());
+    if (type.getRank() != static_cast<int64_t>(shape.size()))
+      return op->emitOpError("needs '")
+             << name << "' of rank " << shape.size() << ", got " << type;
+    bool matches = true;
     for (size_t i = 0; matches && i < shape.size(); ++i)
       matches = ShapedType::isDynamic(shape[i]) || type.isDynamicDim(i) ||
                 type.getDimSize(i) == shape[i];
@@ -92,12 +103,11 @@ public:
   }
 
   bool isTensor() const { return isTensorOp; }
-  void setTensor(bool tensor) { isTensorOp = tensor; }
 
 private:
   Operation *op;
+  /// The query's element type and kind (read by check).
   Type elementType;
-  int64_t rank = 0;
   bool isTensorOp = true;
 };
 
@@ -141,7 +151,6 @@ LogicalResult mlir::ckpt::checkAttentionElementType(Operation *op,
 
 LogicalResult AttentionOp::verify() {
   AttentionShapes shapes(*this);
-  shapes.setTensor(isa<TensorType>(getQuery().getType()));
   return shapes.check(getQuery(), getKey(), getValue(), getOut(), getLse(),
                       getScale().convertToDouble());
 }
@@ -154,7 +163,6 @@ void AttentionOp::getEffects(
 
 LogicalResult AttentionGradOp::verify() {
   AttentionShapes shapes(*this);
-  shapes.setTensor(isa<TensorType>(getQuery().getType()));
   if (failed(shapes.check(getQuery(), getKey(), getValue(), getOut(), getLse(),
                           getScale().convertToDouble())))
     return failure();
