@@ -91,6 +91,8 @@ private:
   void addAdjoint(Value value, Value contribution, Location loc);
   /// A tensor of `type` filled with `value`.
   Value filled(RankedTensorType type, double value, Location loc);
+  /// An empty tensor of `type` (a destination the backward op overwrites).
+  Value empty(RankedTensorType type, Location loc);
   /// Marks an op built for the backward pass.
   template <typename OpTy> OpTy backward(OpTy op) {
     op->setAttr(CkptDialect::getPhaseAttrName(),
@@ -113,16 +115,20 @@ private:
   DenseMap<Value, Value> adjoints;
 };
 
+Value GradientBuilder::empty(RankedTensorType type, Location loc) {
+  return backward(tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                          type.getElementType()))
+      .getResult();
+}
+
 Value GradientBuilder::filled(RankedTensorType type, double value,
                               Location loc) {
-  Value empty = backward(tensor::EmptyOp::create(builder, loc, type.getShape(),
-                                                 type.getElementType()))
-                    .getResult();
+  Value init = empty(type, loc);
   Value scalar = backward(arith::ConstantOp::create(
       builder, loc, type.getElementType(),
       builder.getFloatAttr(type.getElementType(), value)));
   return backward(linalg::FillOp::create(builder, loc, ValueRange{scalar},
-                                         ValueRange{empty}))
+                                         ValueRange{init}))
       .getResult(0);
 }
 
@@ -610,11 +616,10 @@ LogicalResult GradientBuilder::differentiateOp(Operation *op) {
     if (type.getRank() != 0)
       return op->emitOpError("extracts from a tensor of rank > 0; "
                              "ckpt-autodiff supports 0-d tensors here");
-    Value empty = backward(tensor::EmptyOp::create(
-        builder, loc, ArrayRef<int64_t>{}, type.getElementType()));
+    Value init = empty(RankedTensorType::get({}, type.getElementType()), loc);
     Value adjoint =
         backward(linalg::FillOp::create(builder, loc, ValueRange{resultAdj},
-                                        ValueRange{empty}))
+                                        ValueRange{init}))
             .getResult(0);
     addAdjoint(extract.getTensor(), adjoint, loc);
     return success();
@@ -634,13 +639,8 @@ LogicalResult GradientBuilder::differentiateAttention(AttentionOp op) {
     return success();
   Location loc = op.getLoc();
   SmallVector<Value> inits;
-  for (Value input : {op.getQuery(), op.getKey(), op.getValue()}) {
-    auto type = cast<RankedTensorType>(input.getType());
-    inits.push_back(
-        backward(tensor::EmptyOp::create(builder, loc, type.getShape(),
-                                         type.getElementType()))
-            .getResult());
-  }
+  for (Value input : {op.getQuery(), op.getKey(), op.getValue()})
+    inits.push_back(empty(cast<RankedTensorType>(input.getType()), loc));
   auto grad = backward(AttentionGradOp::create(
       builder, loc, ValueRange(inits).getTypes(), op.getQuery(), op.getKey(),
       op.getValue(), op.getResult(0), op.getResult(1), resultAdj, inits[0],
@@ -690,11 +690,8 @@ LogicalResult GradientBuilder::differentiateSoftmax(linalg::SoftmaxOp op) {
                 Value product = arith::MulFOp::create(b, l, args[0], args[1]);
                 return arith::AddFOp::create(b, l, args[2], product);
               });
-  Value empty = backward(tensor::EmptyOp::create(builder, loc, type.getShape(),
-                                                 type.getElementType()))
-                    .getResult();
   Value inputAdj =
-      generic({probs, resultAdj, rowSums}, empty,
+      generic({probs, resultAdj, rowSums}, empty(type, loc),
               {identity, identity, reduced, identity}, false,
               [](OpBuilder &b, Location l, ValueRange args) -> Value {
                 Value centered = arith::SubFOp::create(b, l, args[1], args[2]);
