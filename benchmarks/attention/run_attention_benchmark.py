@@ -1,23 +1,35 @@
 #!/usr/bin/env python3
-"""Attention benchmark: how the zoo GPT's measured peak grows with the
-sequence length, with its attention raised to ckpt.attention (the default of
-ckpt-autodiff) and kept unfused (`raise-attention=0`), side by side.
+"""Attention benchmark: how a GPT step's measured peak grows with the
+sequence length, with its attention fused (`ckpt.attention`) and unfused,
+side by side.
 
-For every sequence length in --seqs, the zoo GPT (`python3 -m ckpt.models
-transformer` with --layers, --d, --heads, --vocab) is differentiated both
-ways, built and run with `ckpt-run` (no remat, and at --budget when given,
-where `--compare` checks bit-identity and the budget); prints the measured
-peak bytes, the ratio of each peak to the previous sequence length's, the
-median step time, and whether any buffer with two sequence dimensions
-(heads x seq x seq) is among the largest buffers ckpt-report lists at the
-peak.
+Two models (--models):
+- `zoo-gpt`: the zoo GPT (`python3 -m ckpt.models transformer` with
+  --layers, --d, --heads, --vocab), differentiated by ckpt-autodiff with its
+  attention raised (the default; form `fused`) and with `raise-attention=0`
+  (form `unfused`);
+- `hf-gpt2`: Hugging Face GPT-2 with its default attention (SDPA; random
+  init, ckpt.torch.zoo's config with --layers, --hf-d, --heads, --vocab, batch
+  --batch), its training step exported by ckpt.torch with fused attention
+  (the default; `fused`) and with `fused_attention=False` (SDPA's math form,
+  `unfused`). Needs torch, transformers and torch-mlir; its rows also give
+  PyTorch eager's step time (forward, loss and backward, SDPA's CPU kernel, on
+  --threads threads) and ckpt's time as a multiple of it.
+
+For every sequence length in --seqs each form is built and run with
+`ckpt-run` (no remat, and the fused form at --budget when given, where
+`--compare` checks bit-identity and the budget); prints the measured peak
+bytes, the ratio of each peak to the previous sequence length's, the median
+step time, and whether any buffer with two sequence dimensions (seq x seq)
+is among the largest buffers ckpt-report lists at the peak.
 
 Usage:
-  run_attention_benchmark.py [--build build] [--seqs 128,256,512]
-      [--layers 2] [--d 64] [--heads 4] [--vocab 64] [--budget 0.8]
-      [--iterations 3] [--threads 1]
+  run_attention_benchmark.py [--build build] [--models zoo-gpt,hf-gpt2]
+      [--seqs 128,256,512] [--layers 2] [--d 64] [--heads 4] [--vocab 64]
+      [--batch 4] [--hf-d 48] [--budget 0.8] [--iterations 3] [--threads 1]
+      [--gemm codegen|blas]
 
-Python 3 standard library only; needs ckpt-opt and ckpt-run in --build/bin.
+Needs ckpt-opt and ckpt-run in --build/bin.
 """
 
 import argparse
@@ -37,21 +49,68 @@ def run(command, **kwargs):
     return result.stdout
 
 
-def measure(args, seq, raised, budget, work):
+def zoo_gpt_step(args, seq, fused, work):
+    """The zoo GPT's step (ckpt-autodiff's), as (path, entry)."""
     forward = run([sys.executable, "-m", "ckpt.models", "transformer",
                    "--layers", str(args.layers), "--seq", str(seq), "--d", str(args.d),
                    "--heads", str(args.heads), "--vocab", str(args.vocab)],
                   env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python")))
-    step = os.path.join(work, f"gpt-{seq}-{'raised' if raised else 'unfused'}.mlir")
-    option = "" if raised else " raise-attention=0"
+    step = os.path.join(work, f"gpt-{seq}-{'fused' if fused else 'unfused'}.mlir")
+    option = "" if fused else " raise-attention=0"
     run([os.path.join(args.build, "bin", "ckpt-opt"), f"--ckpt-autodiff=function=loss{option}",
          "-o", step], input=forward)
+    return step, "loss_grad"
+
+
+def hf_gpt2(args, seq):
+    """HF GPT-2 (SDPA) at `seq`: (model, inputs, targets, loss_fn)."""
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    from ckpt.torch.zoo import gpt2
+    return gpt2(attention="sdpa", seq=seq, batch=args.batch, vocab=args.vocab,
+                n_layer=args.layers, n_embd=args.hf_d, n_head=args.heads)
+
+
+def hf_gpt2_step(args, seq, fused, work):
+    """HF GPT-2's training step exported by ckpt.torch, as (path, entry)."""
+    from ckpt.torch import export_training_step
+    model, inputs, targets, loss_fn = hf_gpt2(args, seq)
+    exported = export_training_step(model, inputs, loss_fn, targets=targets,
+                                    fused_attention=fused)
+    step = os.path.join(work, f"hf-gpt2-{seq}-{'fused' if fused else 'unfused'}.mlir")
+    with open(step, "w") as f:
+        f.write(exported.mlir)
+    return step, exported.entry
+
+
+def eager_step_seconds(args, seq):
+    """PyTorch eager's median training-step time for HF GPT-2 at `seq`
+    (SDPA's default CPU kernel, --threads threads)."""
+    import time
+
+    import torch
+    torch.set_num_threads(args.threads)
+    model, inputs, targets, loss_fn = hf_gpt2(args, seq)
+    times = []
+    for _ in range(args.iterations + 1):
+        start = time.perf_counter()
+        model.zero_grad(set_to_none=True)
+        loss_fn(model(*inputs), *targets).backward()
+        times.append(time.perf_counter() - start)
+    return sorted(times[1:])[len(times[1:]) // 2]
+
+
+STEPS = {"zoo-gpt": zoo_gpt_step, "hf-gpt2": hf_gpt2_step}
+
+
+def measure(args, model, seq, fused, budget, work):
+    step, entry = STEPS[model](args, seq, fused, work)
     report = run([os.path.join(args.build, "bin", "ckpt-opt"), step, "--ckpt-tensor-prep",
-                  "--ckpt-report=functions=loss_grad", "-o", os.devnull])
+                  f"--ckpt-report=functions={entry}", "-o", os.devnull])
     largest = report.split("largest buffers alive at the peak:")[-1]
     square = f"x{seq}x{seq}x" in largest
-    command = [os.path.join(args.build, "bin", "ckpt-run"), step, "--entry=loss_grad",
-               f"--iterations={args.iterations}", f"--num-threads={args.threads}"]
+    command = [os.path.join(args.build, "bin", "ckpt-run"), step, f"--entry={entry}",
+               f"--iterations={args.iterations}", f"--num-threads={args.threads}",
+               f"--gemm={args.gemm}"]
     if budget:
         command += ["--compare", f"--remat-budget={budget}"]
     out = run(command)
@@ -69,39 +128,54 @@ def measure(args, seq, raised, budget, work):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--models", default="zoo-gpt,hf-gpt2")
     parser.add_argument("--seqs", default="128,256,512")
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--d", type=int, default=64)
     parser.add_argument("--heads", type=int, default=4)
     parser.add_argument("--vocab", type=int, default=64)
+    parser.add_argument("--batch", type=int, default=4, help="hf-gpt2's batch")
+    # GPT-2's MLP is 4 x d wide: at d 64 its (batch, seq, 256) buffers would
+    # look like seq x seq ones at seq 256.
+    parser.add_argument("--hf-d", type=int, default=48, help="hf-gpt2's width")
+    parser.add_argument("--gemm", default="codegen", choices=("codegen", "blas"))
     parser.add_argument("--budget", default=None,
                         help="also build the raised step at this budget (ckpt-run --compare)")
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     seqs = [int(s) for s in args.seqs.split(",")]
-    print(f"zoo GPT: {args.layers} layers, d {args.d}, {args.heads} heads, vocab "
-          f"{args.vocab}; ckpt-run, {args.threads} thread(s), median of {args.iterations}")
-    header = (f"{'seq':>6} {'form':>8} {'peak_bytes':>12} {'x prev':>7} {'step_ms':>9} "
-              f"{'seq^2 at peak':>14}")
+    models = args.models.split(",")
+    if set(models) - set(STEPS):
+        parser.error(f"--models: choose among {', '.join(STEPS)}")
+    print(f"{args.layers} layers, {args.heads} heads, vocab {args.vocab}; zoo-gpt: d {args.d}; "
+          f"hf-gpt2: d {args.hf_d}, batch {args.batch}; ckpt-run --gemm={args.gemm}, "
+          f"{args.threads} thread(s), median of {args.iterations}")
+    header = (f"{'model':>8} {'seq':>5} {'form':>8} {'peak_bytes':>12} {'x prev':>7} "
+              f"{'step_ms':>9} {'seq^2 at peak':>14}")
     if args.budget:
         header += f" {'peak@' + args.budget:>12} {'identical+within':>17}"
-    print(header)
-    previous = {}
+    print(header + f" {'eager_ms':>9} {'x eager':>8}")
     with tempfile.TemporaryDirectory(prefix="ckpt-attention-") as work:
-        for seq in seqs:
-            for raised in (True, False):
-                form = "raised" if raised else "unfused"
-                budget = args.budget if raised else None
-                peak, seconds, square, remat_peak, ok = measure(args, seq, raised, budget, work)
-                growth = f"{peak / previous[form]:.2f}" if form in previous else "-"
-                previous[form] = peak
-                line = (f"{seq:>6} {form:>8} {peak:>12} {growth:>7} {seconds * 1e3:>9.1f} "
-                        f"{'yes' if square else 'no':>14}")
-                if args.budget and remat_peak is not None:
-                    line += f" {remat_peak:>12} {'yes' if ok else 'NO':>17}"
-                print(line, flush=True)
-
+        for model in models:
+            previous = {}
+            for seq in seqs:
+                eager = eager_step_seconds(args, seq) if model == "hf-gpt2" else None
+                for fused in (True, False):
+                    form = "fused" if fused else "unfused"
+                    budget = args.budget if fused else None
+                    peak, seconds, square, remat_peak, ok = measure(args, model, seq, fused,
+                                                                    budget, work)
+                    growth = f"{peak / previous[form]:.2f}" if form in previous else "-"
+                    previous[form] = peak
+                    line = (f"{model:>8} {seq:>5} {form:>8} {peak:>12} {growth:>7} "
+                            f"{seconds * 1e3:>9.1f} {'yes' if square else 'no':>14}")
+                    if args.budget:
+                        line += (f" {remat_peak:>12} {'yes' if ok else 'NO':>17}"
+                                 if remat_peak is not None else f" {'':>12} {'':>17}")
+                    if eager:
+                        line += f" {eager * 1e3:>9.1f} {seconds / eager:>8.2f}"
+                    print(line, flush=True)
 
 if __name__ == "__main__":
     main()

@@ -16,8 +16,10 @@ parameter-free view of it (`_step_module`) that holds
   (`requires_grad=False`, or ones the loss does not depend on),
 
 and calls the model with `torch.func.functional_call`. Scaled dot-product
-attention is traced in its math form (`SDPBackend.MATH`), so it imports as
-matmuls and a softmax with its causal or padding mask; the decompositions of
+attention without a mask or dropout becomes ckpt's fused `ckpt.attention`
+and `ckpt.attention_grad` (ckpt.torch.attention); other calls are traced in
+the math form (`SDPBackend.MATH`), so they import as matmuls and a softmax
+with its causal or padding mask; the decompositions of
 ckpt.torch.decompositions keep torch-mlir's own scatter and its failing
 grouped-convolution backward out. torch-mlir's FX importer then lowers the
 graph to linalg on tensors.
@@ -383,6 +385,8 @@ def _import_to_linalg(graph_module, func_name):
     from torch_mlir import fx as torch_mlir_fx
     from torch_mlir.passmanager import PassManager
 
+    from . import attention
+
     try:
         module = torch_mlir_fx.stateless_fx_import(graph_module, output_type="raw",
                                                    model_name=func_name)
@@ -401,8 +405,12 @@ def _import_to_linalg(graph_module, func_name):
         context.emit_error_diagnostics = True
         handler = context.attach_diagnostic_handler(collect)
         try:
-            for pipeline in _PIPELINES:
+            calls = attention.calls_for_operators(module)
+            pipelines = _PIPELINES[:-1] + (
+                attention.contract_pipeline(_PIPELINES[-1]) if calls else _PIPELINES[-1],)
+            for pipeline in pipelines:
                 PassManager.parse(pipeline).run(module.operation)
+            attention.ops_for_calls(module, calls)
         except Exception as error:  # MLIRError, RuntimeError
             failed = error
             # An MLIRError carries the errors themselves.
@@ -485,7 +493,7 @@ def _cast_gradients(graph, parameters):
 
 
 def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="train_step",
-                         loss_scale=False):
+                         loss_scale=False, fused_attention=True):
     """Exports the training step of `model` on `example_inputs` (a tuple of
     tensors; their shapes and dtypes are the step's) with loss
     `loss_fn(model(*example_inputs), *targets)` as MLIR: the loss, the
@@ -499,16 +507,24 @@ def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="
     `loss_scale`, the step takes a 0-d float32 `scale:loss` argument (after
     the targets) and differentiates `loss * scale`, as
     `GradScaler.scale(loss).backward()` does: the gradients are scaled, the
-    loss result is not."""
+    loss result is not.
+
+    With `fused_attention` (the default), `F.scaled_dot_product_attention`
+    calls without a mask or dropout become `ckpt.attention` and
+    `ckpt.attention_grad` (ckpt.torch.attention); without, every call is
+    exported in its math form."""
     with _TRACING:
-        return _export(model, example_inputs, loss_fn, targets, func_name, bool(loss_scale))
+        return _export(model, example_inputs, loss_fn, targets, func_name, bool(loss_scale),
+                       bool(fused_attention))
 
 
-def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale):
+def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse):
+    import contextlib
     import torch
     from torch._functorch.aot_autograd import aot_export_module
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from . import random
+    from .attention import fused_attention
     from .decompositions import export_decompositions
 
     example_inputs = tuple(example_inputs)
@@ -531,7 +547,8 @@ def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale):
     def trace(trainable, frozen):
         module = _step_module(model, loss_fn, trainable, frozen + buffers, len(example_inputs),
                               autocast, scaled=loss_scale)
-        with sdpa_kernel(SDPBackend.MATH), torch._C._DisableAutocast():
+        with sdpa_kernel(SDPBackend.MATH), torch._C._DisableAutocast(), \
+                (fused_attention() if fuse else contextlib.nullcontext()):
             return aot_export_module(module, example_inputs + targets + scale, trace_joint=True,
                                      output_loss_index=0, decompositions=table)
 

@@ -60,10 +60,10 @@ def _language_model(config_class, model_class, batch=8, seq=64, vocab=64, attent
     return model, (tokens,), (labels,), _language_model_loss
 
 
-def gpt2(attention="sdpa", **sizes):
-    return _language_model("GPT2Config", "GPT2LMHeadModel", attention=attention,
-                           n_layer=2, n_embd=32, n_head=2, n_positions=128,
-                           bos_token_id=0, eos_token_id=0, **sizes)
+def gpt2(attention="sdpa", seq=64, n_layer=2, n_embd=32, n_head=2, **sizes):
+    return _language_model("GPT2Config", "GPT2LMHeadModel", attention=attention, seq=seq,
+                           n_layer=n_layer, n_embd=n_embd, n_head=n_head,
+                           n_positions=max(128, seq), bos_token_id=0, eos_token_id=0, **sizes)
 
 
 def bert(**sizes):

@@ -1,0 +1,271 @@
+"""Scaled dot-product attention exported as `ckpt.attention` and
+`ckpt.attention_grad`, the fused ops of ckpt's dialect, instead of its math
+form.
+
+Traced in its math form (`SDPBackend.MATH`), `F.scaled_dot_product_attention`
+becomes matmuls, a mask and a softmax whose backward keeps the (Sq, Sk)
+probabilities of every layer. While the step is traced, `fused_attention()`
+routes each call ckpt's fused ops can take (no `attn_mask`, no dropout,
+float32 or float64, equal leading dimensions after a grouped-query
+expansion) to two custom ops of the `ckpt` torch library:
+
+- `ckpt::attention(q, k, v, causal, scale) -> (out, lse)`,
+- `ckpt::attention_backward(q, k, v, out, lse, grad_out, causal, scale)
+  -> (grad_q, grad_k, grad_v)`,
+
+its autograd formula, so that AOTAutograd's joint graph holds the pair as
+PyTorch's flash kernels would (the backward reads the output and the row
+log-sum-exp, not the probabilities). Other calls keep the math form.
+
+torch-mlir knows neither op: its FX importer makes them `torch.operator`s.
+`calls_for_operators` turns each into a call of a private function before
+torch-mlir's pipelines run (their type conversion then converts the call's
+tensors like any other), and `ops_for_calls` turns each call into
+`ckpt.attention` / `ckpt.attention_grad` (with `tensor.empty`
+destinations) once they have run, printed in generic form so that
+torch-mlir's context needs no ckpt dialect. The pipelines' last pass, the
+check of torch-mlir's linalg backend contract, knows no ckpt op and is left
+out for such a step (`contract_pipeline`); ckpt's parser verifies the result.
+
+The ops' eager implementations compute the same values in PyTorch (used
+only when the ops run outside an export, on real tensors).
+"""
+
+import contextlib
+import math
+import re
+
+#: Name of the torch library the ops are defined in.
+LIBRARY = "ckpt"
+#: Prefix of the private functions the operators become between import and
+#: lowering.
+_CALL_PREFIX = "__ckpt_torch_"
+#: torch-mlir's name of an operator of the `ckpt` library (`torch.operator`).
+_OPERATOR_PREFIX = "torch.ckpt."
+#: The fused ops' element types.
+_FUSED_DTYPES = ("float32", "float64")
+
+_ops = None
+
+
+def _scores(q, k, causal, scale):
+    """The scaled scores q kᵀ * scale, -inf above the diagonal when causal
+    (top-left aligned, as PyTorch's `is_causal`)."""
+    import torch
+    scores = torch.matmul(q, k.transpose(-1, -2)) * scale
+    if causal:
+        rows, cols = scores.shape[-2], scores.shape[-1]
+        keep = torch.ones(rows, cols, dtype=torch.bool, device=q.device).tril()
+        scores = scores.masked_fill(~keep, float("-inf"))
+    return scores
+
+
+def _define_ops():
+    """Defines the `ckpt` library's ops once; returns (attention,
+    attention_backward)."""
+    global _ops
+    if _ops is not None:
+        return _ops
+    import torch
+
+    @torch.library.custom_op(f"{LIBRARY}::attention", mutates_args=())
+    def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
+                  scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+        scores = _scores(q, k, causal, scale)
+        lse = torch.logsumexp(scores, dim=-1)
+        return torch.matmul(torch.exp(scores - lse.unsqueeze(-1)), v), lse
+
+    @attention.register_fake
+    def _(q, k, v, causal, scale):
+        return q.new_empty(q.shape[:-1] + v.shape[-1:]), q.new_empty(q.shape[:-1])
+
+    @torch.library.custom_op(f"{LIBRARY}::attention_backward", mutates_args=())
+    def attention_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+                           lse: torch.Tensor, grad_out: torch.Tensor, causal: bool,
+                           scale: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        probabilities = torch.exp(_scores(q, k, causal, scale) - lse.unsqueeze(-1))
+        grad_v = torch.matmul(probabilities.transpose(-1, -2), grad_out)
+        grad_p = torch.matmul(grad_out, v.transpose(-1, -2))
+        row = (grad_out * out).sum(dim=-1, keepdim=True)
+        grad_s = probabilities * (grad_p - row) * scale
+        return torch.matmul(grad_s, k), torch.matmul(grad_s.transpose(-1, -2), q), grad_v
+
+    @attention_backward.register_fake
+    def _(q, k, v, out, lse, grad_out, causal, scale):
+        return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+
+    def setup_context(ctx, inputs, output):
+        q, k, v, causal, scale = inputs
+        ctx.save_for_backward(q, k, v, *output)
+        ctx.causal, ctx.scale = causal, scale
+
+    def backward(ctx, grad_out, _grad_lse):
+        # The log-sum-exp is the op's residual, never a user's result
+        # (`fused_attention` returns the output only): no gradient flows
+        # into it.
+        q, k, v, out, lse = ctx.saved_tensors
+        grads = attention_backward(q, k, v, out, lse, grad_out.contiguous(), ctx.causal,
+                                   ctx.scale)
+        return (*grads, None, None)
+
+    attention.register_autograd(backward, setup_context=setup_context)
+    _ops = (attention, attention_backward)
+    return _ops
+
+
+def _fusable(q, k, v, attn_mask, dropout_p):
+    """Whether ckpt's fused op computes this call: no mask, no dropout,
+    float32/float64 throughout, rank >= 2, equal leading dimensions once
+    grouped-query heads are expanded."""
+    if attn_mask is not None or dropout_p != 0.0:
+        return False
+    if any(str(t.dtype).split(".")[-1] not in _FUSED_DTYPES or t.dtype != q.dtype
+           for t in (q, k, v)):
+        return False
+    return q.dim() >= 2 and q.dim() == k.dim() == v.dim()
+
+
+def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+          enable_gqa=False):
+    """F.scaled_dot_product_attention through `ckpt::attention`, or None
+    when the fused op does not compute it."""
+    if not _fusable(q, k, v, attn_mask, dropout_p):
+        return None
+    if enable_gqa and q.dim() >= 3 and k.shape[-3] != q.shape[-3]:
+        if q.shape[-3] % k.shape[-3] or q.shape[-3] % v.shape[-3]:
+            return None
+        k = k.repeat_interleave(q.shape[-3] // k.shape[-3], dim=-3)
+        v = v.repeat_interleave(q.shape[-3] // v.shape[-3], dim=-3)
+    if q.shape[:-2] != k.shape[:-2] or k.shape[:-1] != v.shape[:-1] or q.shape[-1] != k.shape[-1]:
+        return None
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
+    attention, _ = _define_ops()
+    out, _lse = attention(q, k, v, bool(is_causal), scale)
+    return out
+
+
+@contextlib.contextmanager
+def fused_attention():
+    """A context in which `F.scaled_dot_product_attention` calls that the
+    fused op computes go through `ckpt::attention` (see the module's doc);
+    the others run as they are."""
+    import torch
+    import torch.nn.functional as F
+
+    class Mode(torch.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            if func is F.scaled_dot_product_attention:
+                out = _sdpa(*args, **kwargs)
+                if out is not None:
+                    return out
+            return func(*args, **kwargs)
+
+    _define_ops()
+    with Mode():
+        yield
+
+
+def _constant(value, ir):
+    """The Python value of a `torch.constant.bool`/`.float`/`.int` operand."""
+    owner = value.owner
+    attribute = owner.attributes["value"]
+    if str(owner.name) == "torch.constant.bool":
+        return ir.BoolAttr(attribute).value
+    if str(owner.name) == "torch.constant.float":
+        return ir.FloatAttr(attribute).value
+    return ir.IntegerAttr(attribute).value
+
+
+def _walk(operation, name):
+    """The ops named `name` nested in `operation`, in order."""
+    found = []
+    for region in operation.regions:
+        for block in region.blocks:
+            for op in block.operations:
+                if op.operation.name == name:
+                    found.append(op.operation)
+                found.extend(_walk(op.operation, name))
+    return found
+
+
+def calls_for_operators(module):
+    """Replaces every `torch.operator "torch.ckpt.<op>"` of `module` (torch
+    dialect, as the FX importer makes it) by a call of a new private
+    function; returns {function name: (op, causal, scale)} for
+    `ops_for_calls`. The scalar operands must be constants."""
+    from torch_mlir import ir
+
+    calls = {}
+    with module.context, ir.Location.unknown():
+        for operator in _walk(module.operation, "torch.operator"):
+            name = ir.StringAttr(operator.attributes["name"]).value
+            if not name.startswith(_OPERATOR_PREFIX):
+                continue
+            op = name[len(_OPERATOR_PREFIX):]
+            tensors = [v for v in operator.operands if str(v.type).startswith("!torch.vtensor")]
+            causal, scale = (_constant(v, ir) for v in operator.operands[len(tensors):])
+            callee = f"{_CALL_PREFIX}{op}_{len(calls)}"
+            result_types = [r.type for r in operator.results]
+            with ir.InsertionPoint(module.body):
+                ir.Operation.create(
+                    "func.func", regions=1,
+                    attributes={"sym_name": ir.StringAttr.get(callee),
+                                "sym_visibility": ir.StringAttr.get("private"),
+                                "function_type": ir.TypeAttr.get(ir.FunctionType.get(
+                                    [t.type for t in tensors], result_types))})
+            call = ir.Operation.create(
+                "func.call", results=result_types, operands=tensors,
+                attributes={"callee": ir.FlatSymbolRefAttr.get(callee)},
+                loc=operator.location, ip=ir.InsertionPoint(operator))
+            for old, new in zip(operator.results, call.results):
+                old.replace_all_uses_with(new)
+            operator.erase()
+            calls[callee] = (op, bool(causal), float(scale))
+    return calls
+
+
+#: ckpt's op for each op of the `ckpt` torch library, and how many of the
+#: call's results it has (all of them are destinations).
+_CKPT_OPS = {"attention": "ckpt.attention", "attention_backward": "ckpt.attention_grad"}
+
+
+def ops_for_calls(module, calls):
+    """Replaces the calls `calls_for_operators` made (after torch-mlir's
+    pipelines: on builtin tensors) by ckpt's ops, with `tensor.empty`
+    destinations, and erases the private functions."""
+    from torch_mlir import ir
+
+    if not calls:
+        return
+    module.context.allow_unregistered_dialects = True
+    with module.context, ir.Location.unknown():
+        for call in _walk(module.operation, "func.call"):
+            callee = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+            if callee not in calls:
+                continue
+            op, causal, scale = calls[callee]
+            point = ir.InsertionPoint(call)
+            inits = [ir.Operation.create("tensor.empty", results=[r.type], loc=call.location,
+                                         ip=point).result for r in call.results]
+            attributes = {"scale": ir.FloatAttr.get(ir.F64Type.get(), scale)}
+            if causal:
+                attributes["causal"] = ir.UnitAttr.get()
+            fused = ir.Operation.create(_CKPT_OPS[op], results=[r.type for r in call.results],
+                                        operands=list(call.operands) + inits,
+                                        attributes=attributes, loc=call.location, ip=point)
+            for old, new in zip(call.results, fused.results):
+                old.replace_all_uses_with(new)
+            call.erase()
+        for function in list(module.body.operations):
+            if str(function.operation.name) == "func.func" and \
+                    ir.StringAttr(function.operation.attributes["sym_name"]).value in calls:
+                function.operation.erase()
+
+
+def contract_pipeline(pipeline):
+    """`pipeline` (a torch-mlir pipeline, textual) expanded, without its
+    check of the linalg backend contract, which rejects the calls."""
+    from torch_mlir.passmanager import PassManager
+    expanded = str(PassManager.parse(pipeline))
+    return re.sub(r",torch-verify-linalg-on-tensors-backend-contract(?=\)$)", "", expanded)
