@@ -91,9 +91,11 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
     ConvertSCFToOpenMPPassOptions toOpenMP;
     toOpenMP.numThreads = options.threads;
     pm.addPass(createConvertSCFToOpenMPPass(toOpenMP));
+    pm.addNestedPass<func::FuncOp>(ckpt::createHoistLoopAllocasPass());
     pm.addPass(ckpt::createInlineAllocaScopesPass());
   } else {
     pm.addPass(createConvertLinalgToLoopsPass());
+    pm.addNestedPass<func::FuncOp>(ckpt::createHoistLoopAllocasPass());
   }
   // One function per loop nest: LLVM optimizes each in time linear in the
   // step.

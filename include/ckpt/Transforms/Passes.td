@@ -482,6 +482,28 @@ def InlineAllocaScopesPass : Pass<"ckpt-inline-alloca-scopes"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def HoistLoopAllocasPass : Pass<"ckpt-hoist-loop-allocas", "func::FuncOp"> {
+  let summary = "Allocate the stack buffers of loop bodies once per thread";
+  let description = [{
+    A `memref.alloca` of static shape inside a loop body (`scf.for`,
+    `scf.parallel`, `scf.while`, `omp.loop_nest`; `ckpt-lower-attention`'s
+    rows of scores) would take new stack memory in every iteration: LLVM
+    keeps allocas outside the entry block dynamic, so the stack grows with
+    the trip count. Such an alloca moves to where it runs once per thread:
+    the start of the enclosing `omp.parallel` region (each thread's own
+    buffer), or, outside OpenMP, the function's entry block (the loops run
+    sequentially there). Each iteration gets the same buffer instead of a
+    fresh one; an alloca's contents are undefined until written and its
+    uses stay inside the body, so no iteration can see another's values.
+    Allocas of dynamic shape stay.
+    `ckpt-cpu-pipeline` runs it after the parallel loops are formed (after
+    `convert-scf-to-openmp` with threads) and before
+    `ckpt-inline-alloca-scopes`, which then inlines the scopes the hoisted
+    allocas leave empty.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def ForwardWindowsPass : Pass<"ckpt-forward-windows", "func::FuncOp"> {
   let summary = "Read backwards windows of contractions forwards, over a "
                 "reversed copy of the other operand";

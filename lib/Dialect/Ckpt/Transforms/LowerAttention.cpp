@@ -1,10 +1,13 @@
 //===- LowerAttention.cpp - attention ops on memrefs to loops -------------===//
 //
-// Implements `ckpt-lower-attention`. The forward keeps, per query row, a
-// running maximum m and sum l of exp(s - m) while it accumulates the output
-// row in place, rescaling it by exp(m_old - m_new) when the maximum grows
-// (Milakov and Gimelshein's online softmax); the backward recomputes each
-// probability as exp(s - lse). Neither allocates.
+// Implements `ckpt-lower-attention`. Both ops walk the keys of a query row
+// in blocks of kKeyBlock: the block's scores go to a row of that many
+// elements on the stack (one per thread), so that their exponentials and
+// sums run as vector loops. The forward keeps, per query row, a running
+// maximum m and sum l of exp(s - m) while it accumulates the output row in
+// place, rescaling it by exp(m_old - m_new) once per block (Milakov and
+// Gimelshein's online softmax); the backward recomputes each probability as
+// exp(s - lse). Neither allocates on the heap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +33,9 @@ using namespace mlir;
 using namespace mlir::ckpt;
 
 namespace {
+
+/// Keys per block: the stack rows hold this many scores.
+constexpr int64_t kKeyBlock = 64;
 
 /// Emits the scalar code of one attention op at a builder's insertion point.
 class AttentionEmitter {
@@ -81,22 +87,73 @@ public:
     return forOp.getResults();
   }
 
+  /// Reassociable sums, so that LLVM vectorizes them (in an order fixed
+  /// per build: recomputation repeats it exactly).
+  arith::FastMathFlagsAttr reassociable() {
+    return arith::FastMathFlagsAttr::get(b.getContext(),
+                                         arith::FastMathFlags::reassoc |
+                                             arith::FastMathFlags::contract);
+  }
+
   /// sum_d a[batch, i, d] * c[batch, j, d].
   Value dot(Value a, Value i, Value c, Value j, ValueRange batch) {
     Value size = dim(a, rank - 1);
     return loop(size, {constant(0.0)},
                 [&](Value d, ValueRange acc) -> SmallVector<Value> {
-                  // Reassociable, so LLVM vectorizes the sum (a fixed
-                  // order per build: recomputation repeats it exactly).
-                  auto flags = arith::FastMathFlagsAttr::get(
-                      b.getContext(), arith::FastMathFlags::reassoc |
-                                          arith::FastMathFlags::contract);
                   Value product =
                       arith::MulFOp::create(b, loc, load(a, batch, i, d),
-                                            load(c, batch, j, d), flags);
-                  return {arith::AddFOp::create(b, loc, acc[0], product, flags)
+                                            load(c, batch, j, d), reassociable());
+                  return {arith::AddFOp::create(b, loc, acc[0], product,
+                                                reassociable())
                               .getResult()};
                 })[0];
+  }
+
+  /// A stack row of kKeyBlock elements (one block's scores).
+  Value blockRow() {
+    return memref::AllocaOp::create(
+        b, loc, MemRefType::get({kKeyBlock}, element));
+  }
+
+  /// Walks keys [0, keys) in blocks of kKeyBlock; `body` gets the block's
+  /// first key, its length and the iteration arguments.
+  ValueRange
+  blocks(Value keys, ValueRange inits,
+         function_ref<SmallVector<Value>(Value, Value, ValueRange)> body) {
+    auto forOp = scf::ForOp::create(
+        b, loc, index(0), keys, index(kKeyBlock), inits,
+        [&](OpBuilder &nested, Location, Value first, ValueRange args) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(nested.getInsertionBlock());
+          Value left = arith::SubIOp::create(b, loc, keys, first);
+          Value length =
+              arith::MinUIOp::create(b, loc, left, index(kKeyBlock));
+          SmallVector<Value> next = body(first, length, args);
+          scf::YieldOp::create(b, loc, next);
+        });
+    return forOp.getResults();
+  }
+
+  /// row[jj] = exp(row[jj] - shift) for jj < length; returns their sum.
+  Value exponentiate(Value row, Value length, Value shift) {
+    return loop(length, {constant(0.0)},
+                [&](Value jj, ValueRange acc) -> SmallVector<Value> {
+                  Value p = exp(sub(memref::LoadOp::create(b, loc, row, jj),
+                                    shift));
+                  memref::StoreOp::create(b, loc, p, row, jj);
+                  return {arith::AddFOp::create(b, loc, acc[0], p,
+                                                reassociable())
+                              .getResult()};
+                })[0];
+  }
+
+  /// buffer[batch, row, :] *= factor.
+  void scaleRow(Value buffer, Value row, Value factor, ValueRange batch) {
+    loop(dim(buffer, rank - 1), {}, [&](Value column, ValueRange) {
+      store(mul(load(buffer, batch, row, column), factor), buffer, batch, row,
+            column);
+      return SmallVector<Value>{};
+    });
   }
 
   /// scale * q_i . k_j.
@@ -178,49 +235,61 @@ private:
 };
 
 /// out[i] = sum_j softmax_j(s_ij) v_j, lse[i] = log sum_j exp(s_ij), row by
-/// row with an online softmax.
+/// row with an online softmax over blocks of keys.
 void lowerAttention(OpBuilder &b, AttentionOp op) {
   AttentionEmitter e(b, op.getLoc(), op.getQuery(), op.getKey(), op.getValue(),
                      op.getCausal(), op.getScale().convertToDouble());
+  Location loc = op.getLoc();
   Value out = op.getOut(), lse = op.getLse();
   e.forEachBatch(/*withRows=*/true, [&](ValueRange batch, Value i) {
+    Value scores = e.blockRow();
     e.loop(e.dim(out, e.rank - 1), {}, [&](Value column, ValueRange) {
       e.store(e.constant(0.0), out, batch, i, column);
       return SmallVector<Value>{};
     });
     Value negInf = e.constant(-std::numeric_limits<double>::infinity());
-    ValueRange stats =
-        e.loop(e.keysOf(i), {negInf, e.constant(0.0)},
-               [&](Value j, ValueRange args) -> SmallVector<Value> {
-                 Value s = e.score(batch, i, j);
-                 Value max =
-                     arith::MaximumFOp::create(b, op.getLoc(), args[0], s);
-                 Value rescale = e.exp(e.sub(args[0], max));
-                 Value p = e.exp(e.sub(s, max));
-                 Value sum = e.add(e.mul(args[1], rescale), p);
-                 e.axpy(out, i, rescale, p, e.value, j, batch);
-                 return {max, sum};
-               });
-    Value inverse =
-        arith::DivFOp::create(b, op.getLoc(), e.constant(1.0), stats[1]);
-    e.loop(e.dim(out, e.rank - 1), {}, [&](Value column, ValueRange) {
-      e.store(e.mul(e.load(out, batch, i, column), inverse), out, batch, i,
-              column);
-      return SmallVector<Value>{};
-    });
-    Value logSum = math::LogOp::create(b, op.getLoc(), stats[1]);
+    ValueRange stats = e.blocks(
+        e.keysOf(i), {negInf, e.constant(0.0)},
+        [&](Value first, Value length, ValueRange args) -> SmallVector<Value> {
+          Value blockMax = e.loop(
+              length, {negInf},
+              [&](Value jj, ValueRange max) -> SmallVector<Value> {
+                Value j = arith::AddIOp::create(b, loc, first, jj);
+                Value s = e.score(batch, i, j);
+                memref::StoreOp::create(b, loc, s, scores, jj);
+                return {arith::MaximumFOp::create(b, loc, max[0], s)
+                            .getResult()};
+              })[0];
+          Value max = arith::MaximumFOp::create(b, loc, args[0], blockMax);
+          Value sum = e.exponentiate(scores, length, max);
+          Value rescale = e.exp(e.sub(args[0], max));
+          e.scaleRow(out, i, rescale, batch);
+          e.loop(length, {}, [&](Value jj, ValueRange) {
+            Value j = arith::AddIOp::create(b, loc, first, jj);
+            Value p = memref::LoadOp::create(b, loc, scores, jj);
+            e.axpy(out, i, Value(), p, e.value, j, batch);
+            return SmallVector<Value>{};
+          });
+          return {max, e.add(e.mul(args[1], rescale), sum)};
+        });
+    Value inverse = arith::DivFOp::create(b, loc, e.constant(1.0), stats[1]);
+    e.scaleRow(out, i, inverse, batch);
+    Value logSum = math::LogOp::create(b, loc, stats[1]);
     e.store(e.add(stats[0], logSum), lse, batch, i);
   });
 }
 
 /// dQ, dK, dV of attention, per leading index, recomputing each probability
-/// from the log-sum-exp.
+/// from the log-sum-exp, a block of keys at a time.
 void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
   AttentionEmitter e(b, op.getLoc(), op.getQuery(), op.getKey(), op.getValue(),
                      op.getCausal(), op.getScale().convertToDouble());
+  Location loc = op.getLoc();
   Value out = op.getOut(), lse = op.getLse(), gradOut = op.getGradOut();
   Value dq = op.getGradQuery(), dk = op.getGradKey(), dv = op.getGradValue();
   e.forEachBatch(/*withRows=*/false, [&](ValueRange batch, Value) {
+    Value probabilities = e.blockRow();
+    Value gradScores = e.blockRow();
     e.zero(dq, batch);
     e.zero(dk, batch);
     e.zero(dv, batch);
@@ -228,15 +297,34 @@ void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
       // D_i = dO_i . O_i: the softmax Jacobian's row term.
       Value rowTerm = e.dot(gradOut, i, out, i, batch);
       Value rowLse = e.load(lse, batch, i);
-      e.loop(e.keysOf(i), {}, [&](Value j, ValueRange) {
-        Value p = e.exp(e.sub(e.score(batch, i, j), rowLse));
-        e.axpy(dv, j, Value(), p, gradOut, i, batch);
-        Value dp = e.dot(gradOut, i, e.value, j, batch);
-        Value ds = e.mul(e.mul(p, e.sub(dp, rowTerm)), e.scaleValue);
-        e.axpy(dq, i, Value(), ds, e.key, j, batch);
-        e.axpy(dk, j, Value(), ds, e.query, i, batch);
-        return SmallVector<Value>{};
-      });
+      e.blocks(e.keysOf(i), {},
+               [&](Value first, Value length, ValueRange) {
+                 e.loop(length, {}, [&](Value jj, ValueRange) {
+                   Value j = arith::AddIOp::create(b, loc, first, jj);
+                   memref::StoreOp::create(b, loc, e.score(batch, i, j),
+                                           probabilities, jj);
+                   return SmallVector<Value>{};
+                 });
+                 e.exponentiate(probabilities, length, rowLse);
+                 e.loop(length, {}, [&](Value jj, ValueRange) {
+                   Value j = arith::AddIOp::create(b, loc, first, jj);
+                   Value p = memref::LoadOp::create(b, loc, probabilities, jj);
+                   Value dp = e.dot(gradOut, i, e.value, j, batch);
+                   Value ds = e.mul(e.mul(p, e.sub(dp, rowTerm)), e.scaleValue);
+                   memref::StoreOp::create(b, loc, ds, gradScores, jj);
+                   return SmallVector<Value>{};
+                 });
+                 e.loop(length, {}, [&](Value jj, ValueRange) {
+                   Value j = arith::AddIOp::create(b, loc, first, jj);
+                   Value p = memref::LoadOp::create(b, loc, probabilities, jj);
+                   Value ds = memref::LoadOp::create(b, loc, gradScores, jj);
+                   e.axpy(dv, j, Value(), p, gradOut, i, batch);
+                   e.axpy(dq, i, Value(), ds, e.key, j, batch);
+                   e.axpy(dk, j, Value(), ds, e.query, i, batch);
+                   return SmallVector<Value>{};
+                 });
+                 return SmallVector<Value>{};
+               });
       return SmallVector<Value>{};
     });
   });

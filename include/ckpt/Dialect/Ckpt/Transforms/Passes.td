@@ -97,14 +97,17 @@ def LowerAttentionPass : Pass<"ckpt-lower-attention"> {
   let description = [{
     Runs after bufferization. Each `ckpt.attention` becomes a parallel loop
     over the leading dimensions and the query rows; each row is computed
-    with an online softmax (running maximum and sum, the output row
-    rescaled in place), so nothing with two sequence dimensions is
-    allocated: the lowering allocates nothing at all, and the memory the
-    analysis forecast for the op (its results) is what it uses. Each
-    `ckpt.attention_grad` becomes a parallel loop over the leading
-    dimensions that zeroes the gradients and, row by row, recomputes each
-    probability from the saved log-sum-exp and accumulates dQ, dK and dV
-    (flash attention's backward). The dot products' sums are reassociable
+    with an online softmax over blocks of 64 keys (the block's scores and
+    their maximum, then their exponentials and sum as vector loops, the
+    output row rescaled once per block), so nothing with two sequence
+    dimensions is allocated. Each `ckpt.attention_grad` becomes a parallel
+    loop over the leading dimensions that zeroes the gradients and, row by
+    row and block by block, recomputes the probabilities from the saved
+    log-sum-exp and accumulates dQ, dK and dV (flash attention's backward).
+    A block's scores (and score gradients) live in 64-element `memref.alloca`
+    rows, which `ckpt-hoist-loop-allocas` makes one per thread; nothing is
+    allocated on the heap, so the memory the analysis forecast for the op
+    (its results) is what it uses. Sums are reassociable
     (`fastmath<reassoc, contract>`), so LLVM vectorizes them; their order is
     fixed by the build, so a recomputation repeats the same bits. f32 and
     f64; bf16/f16 attention ops are an error here.
