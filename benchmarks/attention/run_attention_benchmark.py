@@ -16,6 +16,11 @@ Two models (--models):
   PyTorch eager's step time (forward, loss and backward, SDPA's CPU kernel, on
   --threads threads) and ckpt's time as a multiple of it.
 
+With `--kernel`, also times causal attention alone (forward and gradient,
+one `ckpt.attention` and one `ckpt.attention_grad`, leading dimension 16,
+head widths 64 and 12, at each sequence length) with `ckpt-run` against
+PyTorch's SDPA (forward and `backward`, its CPU kernel) on the same threads.
+
 For every sequence length in --seqs each form is built and run with
 `ckpt-run` (no remat, and the fused form at --budget when given, where
 `--compare` checks bit-identity and the budget); prints the measured peak
@@ -27,7 +32,7 @@ Usage:
   run_attention_benchmark.py [--build build] [--models zoo-gpt,hf-gpt2]
       [--seqs 128,256,512] [--layers 2] [--d 64] [--heads 4] [--vocab 64]
       [--batch 4] [--hf-d 48] [--budget 0.8] [--iterations 3] [--threads 1]
-      [--gemm codegen|blas]
+      [--gemm codegen|blas] [--kernel]
 
 Needs ckpt-opt and ckpt-run in --build/bin.
 """
@@ -102,6 +107,56 @@ def eager_step_seconds(args, seq):
 STEPS = {"zoo-gpt": zoo_gpt_step, "hf-gpt2": hf_gpt2_step}
 
 
+def attention_alone(heads, seq, width):
+    """A function computing causal attention and its gradient (returns O,
+    dQ, dK, dV) on [heads, seq, width] f32 operands."""
+    t = f"tensor<{heads}x{seq}x{width}xf32>"
+    lse = f"tensor<{heads}x{seq}xf32>"
+    scale = 1.0 / width ** 0.5
+    return f"""func.func @attend(%q: {t}, %k: {t}, %v: {t}, %do: {t}) -> ({t}, {t}, {t}, {t}) {{
+  %e = tensor.empty() : {t}
+  %el = tensor.empty() : {lse}
+  %o, %lse = ckpt.attention causal scale({scale}) ins(%q, %k, %v : {t}, {t}, {t}) outs(%e, %el : {t}, {lse}) -> {t}, {lse}
+  %e1 = tensor.empty() : {t}
+  %e2 = tensor.empty() : {t}
+  %e3 = tensor.empty() : {t}
+  %dq, %dk, %dv = ckpt.attention_grad causal scale({scale}) ins(%q, %k, %v, %o, %lse, %do : {t}, {t}, {t}, {t}, {lse}, {t}) outs(%e1, %e2, %e3 : {t}, {t}, {t}) -> {t}, {t}, {t}
+  return %o, %dq, %dk, %dv : {t}, {t}, {t}, {t}
+}}
+"""
+
+
+def kernel_table(args, seqs, work):
+    """Causal attention alone: ckpt's fused ops against PyTorch's SDPA."""
+    import time
+
+    import torch
+    torch.set_num_threads(args.threads)
+    heads = 16
+    print(f"\ncausal attention alone, forward + gradient, {heads} x seq x width, f32, "
+          f"{args.threads} thread(s), median of {args.iterations}")
+    print(f"{'width':>6} {'seq':>5} {'ckpt_ms':>9} {'sdpa_ms':>9} {'x sdpa':>7}")
+    for width in (64, 12):
+        for seq in seqs:
+            path = os.path.join(work, f"attention-{seq}-{width}.mlir")
+            with open(path, "w") as f:
+                f.write(attention_alone(heads, seq, width))
+            out = run([os.path.join(args.build, "bin", "ckpt-run"), path, "--entry=attend",
+                       f"--iterations={args.iterations}", f"--num-threads={args.threads}"])
+            ckpt_s = float(re.search(r"median_step_time_s=(\S+)", out).group(1))
+            q, k, v = (torch.randn(heads, seq, width, requires_grad=True) for _ in range(3))
+            grad = torch.randn(heads, seq, width)
+            times = []
+            for _ in range(args.iterations + 1):
+                start = time.perf_counter()
+                torch.nn.functional.scaled_dot_product_attention(
+                    q, k, v, is_causal=True).backward(grad)
+                times.append(time.perf_counter() - start)
+            sdpa_s = sorted(times[1:])[len(times[1:]) // 2]
+            print(f"{width:>6} {seq:>5} {ckpt_s * 1e3:>9.1f} {sdpa_s * 1e3:>9.1f} "
+                  f"{ckpt_s / sdpa_s:>7.2f}", flush=True)
+
+
 def measure(args, model, seq, fused, budget, work):
     step, entry = STEPS[model](args, seq, fused, work)
     report = run([os.path.join(args.build, "bin", "ckpt-opt"), step, "--ckpt-tensor-prep",
@@ -142,6 +197,8 @@ def main():
     parser.add_argument("--budget", default=None,
                         help="also build the raised step at this budget (ckpt-run --compare)")
     parser.add_argument("--iterations", type=int, default=3)
+    parser.add_argument("--kernel", action="store_true",
+                        help="also time causal attention alone against PyTorch's SDPA")
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     seqs = [int(s) for s in args.seqs.split(",")]
@@ -176,6 +233,8 @@ def main():
                     if eager:
                         line += f" {eager * 1e3:>9.1f} {seconds / eager:>8.2f}"
                     print(line, flush=True)
+        if args.kernel:
+            kernel_table(args, seqs, work)
 
 if __name__ == "__main__":
     main()

@@ -644,7 +644,8 @@ LogicalResult GradientBuilder::differentiateAttention(AttentionOp op) {
   auto grad = backward(AttentionGradOp::create(
       builder, loc, ValueRange(inits).getTypes(), op.getQuery(), op.getKey(),
       op.getValue(), op.getResult(0), op.getResult(1), resultAdj, inits[0],
-      inits[1], inits[2], op.getCausalAttr(), op.getScaleAttr()));
+      inits[1], inits[2], op.getKeyMask(), op.getCausalAttr(),
+      op.getScaleAttr()));
   addAdjoint(op.getQuery(), grad.getResult(0), loc);
   addAdjoint(op.getKey(), grad.getResult(1), loc);
   addAdjoint(op.getValue(), grad.getResult(2), loc);

@@ -240,7 +240,7 @@ struct RaiseUnfusedAttention : public OpRewritePattern<linalg::BatchMatmulOp> {
         rewriter, loc, outType.getShape().drop_back(), element);
     auto attention = AttentionOp::create(
         rewriter, loc, TypeRange{outType, lseInit.getType()}, query, key, value,
-        outInit, lseInit,
+        outInit, lseInit, /*key_mask=*/Value(),
         transform.causal ? rewriter.getUnitAttr() : UnitAttr(),
         rewriter.getF64FloatAttr(transform.scale));
     CkptDialect::copyAnnotations(pv, attention);

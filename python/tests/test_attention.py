@@ -17,16 +17,36 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BUILD = os.environ.get("CKPT_BUILD_DIR", os.path.join(ROOT, "build"))
 
 
-def attention_module(batch, rows, keys, d, dv, dtype, causal, scale):
+def attention_module(batch, rows, keys, d, dv, dtype, causal, scale, masked=False):
+    """@attend(q, k, v[, lo, hi]): ckpt.attention, with a key mask lo[b] <= j
+    < hi[b] (from two i64 vectors) when `masked`."""
     def ty(*shape):
         return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
     flag = "causal " if causal else ""
+    bounds, mask, key_mask = "", "", ""
+    if masked:
+        bounds = f", %lo: tensor<{batch}xi64>, %hi: tensor<{batch}xi64>"
+        key_mask = f" key_mask(%mask : tensor<{batch}x{keys}xi1>)"
+        mask = f"""
+  %me = tensor.empty() : tensor<{batch}x{keys}xi1>
+  %mask = linalg.generic {{indexing_maps = [affine_map<(b, j) -> (b)>, affine_map<(b, j) -> (b)>,
+                                           affine_map<(b, j) -> (b, j)>],
+                           iterator_types = ["parallel", "parallel"]}}
+      ins(%lo, %hi : tensor<{batch}xi64>, tensor<{batch}xi64>) outs(%me : tensor<{batch}x{keys}xi1>) {{
+  ^bb0(%a: i64, %z: i64, %unused: i1):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %above = arith.cmpi sge, %ji, %a : i64
+    %below = arith.cmpi slt, %ji, %z : i64
+    %in = arith.andi %above, %below : i1
+    linalg.yield %in : i1
+  }} -> tensor<{batch}x{keys}xi1>"""
     return f"""
-func.func @attend(%q: {ty(batch, rows, d)}, %k: {ty(batch, keys, d)}, %v: {ty(batch, keys, dv)})
-    -> ({ty(batch, rows, dv)}, {ty(batch, rows)}) {{
+func.func @attend(%q: {ty(batch, rows, d)}, %k: {ty(batch, keys, d)}, %v: {ty(batch, keys, dv)}{bounds})
+    -> ({ty(batch, rows, dv)}, {ty(batch, rows)}) {{{mask}
   %e = tensor.empty() : {ty(batch, rows, dv)}
   %l = tensor.empty() : {ty(batch, rows)}
-  %o, %lse = ckpt.attention {flag}scale({scale})
+  %o, %lse = ckpt.attention {flag}scale({scale}){key_mask}
       ins(%q, %k, %v : {ty(batch, rows, d)}, {ty(batch, keys, d)}, {ty(batch, keys, dv)})
       outs(%e, %l : {ty(batch, rows, dv)}, {ty(batch, rows)}) -> {ty(batch, rows, dv)}, {ty(batch, rows)}
   return %o, %lse : {ty(batch, rows, dv)}, {ty(batch, rows)}
@@ -34,8 +54,10 @@ func.func @attend(%q: {ty(batch, rows, d)}, %k: {ty(batch, keys, d)}, %v: {ty(ba
 """
 
 
-def reference(q, k, v, causal, scale):
+def reference(q, k, v, causal, scale, key_mask=None):
     scores = scale * numpy.einsum("bid,bjd->bij", q.astype(numpy.float64), k.astype(numpy.float64))
+    if key_mask is not None:
+        scores = numpy.where(key_mask[:, None, :], scores, -numpy.inf)
     if causal:
         rows, keys = scores.shape[1:]
         later = numpy.arange(keys)[None, :] > numpy.arange(rows)[:, None]
@@ -69,6 +91,28 @@ def test_attention_matches_reference(dtype, causal, threads):
     def aligned(array):
         return -(-array.size * q.itemsize // 64) * 64
     assert result.step_peak_bytes == aligned(out) + aligned(lse)
+
+
+@pytest.mark.parametrize("causal", [True, False], ids=["causal", "bidirectional"])
+def test_key_mask_matches_reference(causal):
+    """A key padding mask over 150 keys (three blocks of 64): a prefix
+    (padding at the end), a window, and, without causality, keys from 70 on
+    only (the first block masked entirely: its exponentials must not poison
+    the row's sum)."""
+    batch, rows, keys, d, dv, scale = 3, 17, 150, 8, 5, 0.5
+    rng = numpy.random.default_rng(11)
+    q, k, v = (rng.standard_normal(shape) for shape in
+               ((batch, rows, d), (batch, keys, d), (batch, keys, dv)))
+    lo = numpy.array([0, 0 if causal else 70, 0 if causal else 3], dtype=numpy.int64)
+    hi = numpy.array([150, 9 if causal else 150, 140], dtype=numpy.int64)
+    result = ckpt.run(attention_module(batch, rows, keys, d, dv, "f64", causal, scale,
+                                       masked=True),
+                      "attend", inputs=[q, k, v, lo, hi], iterations=1)
+    mask = (numpy.arange(keys)[None, :] >= lo[:, None]) & (numpy.arange(keys)[None, :] < hi[:, None])
+    out, lse = reference(q, k, v, causal, scale, mask)
+    assert numpy.all(numpy.isfinite(result.outputs[0]))
+    assert numpy.abs(result.outputs[0] - out).max() <= 1e-12 * numpy.abs(out).max()
+    assert numpy.abs(result.outputs[1] - lse).max() <= 1e-12 * numpy.abs(lse).max()
 
 
 def gpt_step(seq, raise_attention=True):

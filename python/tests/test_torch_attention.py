@@ -34,27 +34,30 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BUILD = os.environ.get("CKPT_BUILD_DIR")
 
 
-@pytest.mark.parametrize("causal,gqa,scale", [(True, False, None), (False, False, 0.3),
-                                              (True, True, None)],
-                         ids=["causal", "scaled", "grouped-query"])
-def test_custom_ops_equal_sdpa_forward_and_backward(causal, gqa, scale):
+@pytest.mark.parametrize("causal,gqa,scale,masked", [(True, False, None, False),
+                                                     (False, False, 0.3, False),
+                                                     (True, True, None, False),
+                                                     (False, True, None, True)],
+                         ids=["causal", "scaled", "grouped-query", "padding-mask"])
+def test_custom_ops_equal_sdpa_forward_and_backward(causal, gqa, scale, masked):
     """ckpt::attention's eager implementation and its autograd formula
     (ckpt::attention_backward, from the output and the log-sum-exp) give
     SDPA's output and gradients, in float64; Sq != Sk (top-left causal
-    alignment as PyTorch's)."""
+    alignment as PyTorch's); a boolean padding mask [B, 1, 1, Sk]."""
     generator = torch.Generator().manual_seed(3)
     heads, kv_heads = 4, (2 if gqa else 4)
     q = torch.randn(2, heads, 5, 6, dtype=torch.float64, generator=generator)
     k = torch.randn(2, kv_heads, 7, 6, dtype=torch.float64, generator=generator)
     v = torch.randn(2, kv_heads, 7, 3, dtype=torch.float64, generator=generator)
     grad = torch.randn(2, heads, 5, 3, dtype=torch.float64, generator=generator)
+    mask = (torch.arange(7) < torch.tensor([[7], [4]]))[:, None, None, :] if masked else None
     inputs = [t.clone().requires_grad_() for t in (q, k, v)]
     reference = [t.clone().requires_grad_() for t in (q, k, v)]
     with fused_attention():
-        out = F.scaled_dot_product_attention(*inputs, is_causal=causal, scale=scale,
-                                             enable_gqa=gqa)
-    expected = F.scaled_dot_product_attention(*reference, is_causal=causal, scale=scale,
-                                              enable_gqa=gqa)
+        out = F.scaled_dot_product_attention(*inputs, attn_mask=mask, is_causal=causal,
+                                             scale=scale, enable_gqa=gqa)
+    expected = F.scaled_dot_product_attention(*reference, attn_mask=mask, is_causal=causal,
+                                              scale=scale, enable_gqa=gqa)
     torch.testing.assert_close(out, expected, rtol=1e-10, atol=1e-12)
     out.backward(grad)
     expected.backward(grad)
@@ -63,8 +66,9 @@ def test_custom_ops_equal_sdpa_forward_and_backward(causal, gqa, scale):
 
 
 class Attention(nn.Module):
-    """Self-attention through SDPA: causal, with a padding mask, with
-    dropout, or grouped-query (two key/value heads for four query heads)."""
+    """Self-attention through SDPA: causal, bidirectional, with a boolean
+    padding mask, with an additive (float) padding mask, with dropout, or
+    grouped-query (two key/value heads for four query heads)."""
 
     def __init__(self, kind, width=32, heads=4):
         super().__init__()
@@ -80,8 +84,10 @@ class Attention(nn.Module):
         q = self.q(x).view(b, s, self.heads, -1).transpose(1, 2)
         kv_heads = self.heads // 2 if self.kind == "grouped-query" else self.heads
         k, v = self.kv(x).view(b, s, 2, kv_heads, -1).permute(2, 0, 3, 1, 4)
-        if self.kind == "padding-mask":
+        if self.kind in ("padding-mask", "additive-mask"):
             mask = torch.arange(s).view(1, s) < lengths.view(b, 1)
+            if self.kind == "additive-mask":
+                mask = torch.zeros(b, s).masked_fill(~mask, float("-inf"))
             y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask[:, None, None, :])
         elif self.kind == "dropout":
             y = F.scaled_dot_product_attention(q, k, v, dropout_p=0.5, is_causal=True)
@@ -116,22 +122,25 @@ def example(kind, seed=4):
 
 
 @pytest.mark.parametrize("kind,fused", [("causal", 6), ("bidirectional", 6),
-                                        ("grouped-query", 6), ("padding-mask", 0),
-                                        ("dropout", 0)])
+                                        ("grouped-query", 6), ("padding-mask", 6),
+                                        ("additive-mask", 0), ("dropout", 0)])
 def test_which_calls_are_fused(kind, fused):
-    """A call without a mask or dropout becomes a ckpt.attention and a
-    ckpt.attention_grad; a masked call or one with dropout keeps the math
-    form (matmuls and a softmax); `fused_attention=False` keeps it for all."""
+    """A call without dropout and with no mask or a boolean padding mask
+    becomes a ckpt.attention and a ckpt.attention_grad (the mask as their
+    key_mask); one with an additive mask or dropout keeps the math form
+    (matmuls and a softmax); `fused_attention=False` keeps it for all."""
     model, x, lengths, target = example(kind)
     step = ckpt.torch.export_training_step(model, (x, lengths), mse, targets=(target,))
     assert step.mlir.count('"ckpt.attention"') + step.mlir.count('"ckpt.attention_grad"') \
         == fused
+    if kind == "padding-mask":
+        assert step.mlir.count("xi1>) -> (tensor<") >= 6  # each op's last operand
     unfused = ckpt.torch.export_training_step(model, (x, lengths), mse, targets=(target,),
                                               fused_attention=False)
     assert "ckpt.attention" not in unfused.mlir
 
 
-@pytest.mark.parametrize("kind", ["causal", "bidirectional", "grouped-query"])
+@pytest.mark.parametrize("kind", ["causal", "bidirectional", "grouped-query", "padding-mask"])
 def test_fused_gradients_equal_eager(kind):
     """Loss and gradients of the fused step equal eager autograd's (SDPA's
     own CPU kernel) within rtol 1e-4 / atol 1e-5; remat at 0.6 leaves every

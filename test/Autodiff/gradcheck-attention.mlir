@@ -1,7 +1,8 @@
 // Gradient check by execution (f64, central differences, see gradcheck.py):
 // ckpt.attention differentiated by ckpt-autodiff into ckpt.attention_grad
 // (probabilities recomputed from the log-sum-exp), causal and not, with
-// more keys than queries and a value width unlike the head width.
+// more keys than queries, a value width unlike the head width and a key
+// padding mask (on the second op; a masked key gets no gradient).
 // RUN: ckpt-opt %s --ckpt-autodiff=function=loss | %gradcheck - | ckpt-opt --ckpt-cpu-pipeline | %run_cpu | FileCheck %s
 // The same through ckpt-decompose-attention (the linalg form the GPU pipeline
 // and IREE get):
@@ -19,7 +20,9 @@ func.func @loss(%q: tensor<2x5x3xf64>, %k: tensor<2x7x3xf64>, %v: tensor<2x7x4xf
       ins(%q, %k, %v : tensor<2x5x3xf64>, tensor<2x7x3xf64>, tensor<2x7x4xf64>)
       outs(%e, %l : tensor<2x5x4xf64>, tensor<2x5xf64>) -> tensor<2x5x4xf64>, tensor<2x5xf64>
   %n = tensor.empty() : tensor<2x5x4xf64>
-  %o2, %lse2 = ckpt.attention scale(-1.3)
+  %mask = arith.constant dense<[[true, false, true, true, false, true, true],
+                                [false, true, true, true, true, true, false]]> : tensor<2x7xi1>
+  %o2, %lse2 = ckpt.attention scale(-1.3) key_mask(%mask : tensor<2x7xi1>)
       ins(%q, %k, %v : tensor<2x5x3xf64>, tensor<2x7x3xf64>, tensor<2x7x4xf64>)
       outs(%n, %l : tensor<2x5x4xf64>, tensor<2x5xf64>) -> tensor<2x5x4xf64>, tensor<2x5xf64>
   %y = arith.mulf %o, %o2 : tensor<2x5x4xf64>

@@ -5,13 +5,15 @@ form.
 Traced in its math form (`SDPBackend.MATH`), `F.scaled_dot_product_attention`
 becomes matmuls, a mask and a softmax whose backward keeps the (Sq, Sk)
 probabilities of every layer. While the step is traced, `fused_attention()`
-routes each call ckpt's fused ops can take (no `attn_mask`, no dropout,
-float32 or float64, equal leading dimensions after a grouped-query
-expansion) to two custom ops of the `ckpt` torch library:
+routes each call ckpt's fused ops can take (no dropout; no `attn_mask`, or
+a boolean one that is the same for every query, a padding mask such as
+`mask[:, None, None, :]`; float32 or float64; equal leading dimensions
+after a grouped-query expansion) to two custom ops of the `ckpt` torch
+library:
 
-- `ckpt::attention(q, k, v, causal, scale) -> (out, lse)`,
-- `ckpt::attention_backward(q, k, v, out, lse, grad_out, causal, scale)
-  -> (grad_q, grad_k, grad_v)`,
+- `ckpt::attention(q, k, v, causal, scale, key_mask=None) -> (out, lse)`,
+- `ckpt::attention_backward(q, k, v, out, lse, grad_out, causal, scale,
+  key_mask=None) -> (grad_q, grad_k, grad_v)`,
 
 its autograd formula, so that AOTAutograd's joint graph holds the pair as
 PyTorch's flash kernels would (the backward reads the output and the row
@@ -34,6 +36,7 @@ only when the ops run outside an export, on real tensors).
 import contextlib
 import math
 import re
+from typing import Optional
 
 #: Name of the torch library the ops are defined in.
 LIBRARY = "ckpt"
@@ -48,11 +51,14 @@ _FUSED_DTYPES = ("float32", "float64")
 _ops = None
 
 
-def _scores(q, k, causal, scale):
+def _scores(q, k, causal, scale, key_mask):
     """The scaled scores q kᵀ * scale, -inf above the diagonal when causal
-    (top-left aligned, as PyTorch's `is_causal`)."""
+    (top-left aligned, as PyTorch's `is_causal`) and where `key_mask`
+    ([..., Sk], optional) is false."""
     import torch
     scores = torch.matmul(q, k.transpose(-1, -2)) * scale
+    if key_mask is not None:
+        scores = scores.masked_fill(~key_mask.unsqueeze(-2), float("-inf"))
     if causal:
         rows, cols = scores.shape[-2], scores.shape[-1]
         keep = torch.ones(rows, cols, dtype=torch.bool, device=q.device).tril()
@@ -70,20 +76,22 @@ def _define_ops():
 
     @torch.library.custom_op(f"{LIBRARY}::attention", mutates_args=())
     def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
-                  scale: float) -> tuple[torch.Tensor, torch.Tensor]:
-        scores = _scores(q, k, causal, scale)
+                  scale: float, key_mask: Optional[torch.Tensor] = None
+                  ) -> tuple[torch.Tensor, torch.Tensor]:
+        scores = _scores(q, k, causal, scale, key_mask)
         lse = torch.logsumexp(scores, dim=-1)
         return torch.matmul(torch.exp(scores - lse.unsqueeze(-1)), v), lse
 
     @attention.register_fake
-    def _(q, k, v, causal, scale):
+    def _(q, k, v, causal, scale, key_mask=None):
         return q.new_empty(q.shape[:-1] + v.shape[-1:]), q.new_empty(q.shape[:-1])
 
     @torch.library.custom_op(f"{LIBRARY}::attention_backward", mutates_args=())
     def attention_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
                            lse: torch.Tensor, grad_out: torch.Tensor, causal: bool,
-                           scale: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        probabilities = torch.exp(_scores(q, k, causal, scale) - lse.unsqueeze(-1))
+                           scale: float, key_mask: Optional[torch.Tensor] = None
+                           ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        probabilities = torch.exp(_scores(q, k, causal, scale, key_mask) - lse.unsqueeze(-1))
         grad_v = torch.matmul(probabilities.transpose(-1, -2), grad_out)
         grad_p = torch.matmul(grad_out, v.transpose(-1, -2))
         row = (grad_out * out).sum(dim=-1, keepdim=True)
@@ -91,33 +99,48 @@ def _define_ops():
         return torch.matmul(grad_s, k), torch.matmul(grad_s.transpose(-1, -2), q), grad_v
 
     @attention_backward.register_fake
-    def _(q, k, v, out, lse, grad_out, causal, scale):
+    def _(q, k, v, out, lse, grad_out, causal, scale, key_mask=None):
         return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
 
     def setup_context(ctx, inputs, output):
-        q, k, v, causal, scale = inputs
-        ctx.save_for_backward(q, k, v, *output)
+        q, k, v, causal, scale, key_mask = inputs
+        ctx.save_for_backward(q, k, v, *output, key_mask)
         ctx.causal, ctx.scale = causal, scale
 
     def backward(ctx, grad_out, _grad_lse):
         # The log-sum-exp is the op's residual, never a user's result
         # (`fused_attention` returns the output only): no gradient flows
         # into it.
-        q, k, v, out, lse = ctx.saved_tensors
+        q, k, v, out, lse, key_mask = ctx.saved_tensors
         grads = attention_backward(q, k, v, out, lse, grad_out.contiguous(), ctx.causal,
-                                   ctx.scale)
-        return (*grads, None, None)
+                                   ctx.scale, key_mask)
+        return (*grads, None, None, None)
 
     attention.register_autograd(backward, setup_context=setup_context)
     _ops = (attention, attention_backward)
     return _ops
 
 
-def _fusable(q, k, v, attn_mask, dropout_p):
-    """Whether ckpt's fused op computes this call: no mask, no dropout,
-    float32/float64 throughout, rank >= 2, equal leading dimensions once
-    grouped-query heads are expanded."""
-    if attn_mask is not None or dropout_p != 0.0:
+def _key_mask(attn_mask, q, keys):
+    """`attn_mask` as a [..., Sk] key mask for queries `q` (leading
+    dimensions q's), or None when it is not one: boolean, broadcastable, and
+    of size 1 along the queries."""
+    import torch
+    if attn_mask.dtype != torch.bool or attn_mask.dim() > q.dim() or attn_mask.dim() < 1:
+        return None
+    shape = (1,) * (q.dim() - attn_mask.dim()) + tuple(attn_mask.shape)
+    if shape[-2] != 1 or shape[-1] != keys:
+        return None
+    target = tuple(q.shape[:-2]) + (1, keys)
+    if any(s not in (1, t) for s, t in zip(shape, target)):
+        return None
+    return attn_mask.reshape(shape).expand(target).squeeze(-2)
+
+
+def _fusable(q, k, v, dropout_p):
+    """Whether ckpt's fused op computes this call (the mask aside): no
+    dropout, float32/float64 throughout, rank >= 2, equal ranks."""
+    if dropout_p != 0.0:
         return False
     if any(str(t.dtype).split(".")[-1] not in _FUSED_DTYPES or t.dtype != q.dtype
            for t in (q, k, v)):
@@ -129,7 +152,7 @@ def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
           enable_gqa=False):
     """F.scaled_dot_product_attention through `ckpt::attention`, or None
     when the fused op does not compute it."""
-    if not _fusable(q, k, v, attn_mask, dropout_p):
+    if not _fusable(q, k, v, dropout_p):
         return None
     if enable_gqa and q.dim() >= 3 and k.shape[-3] != q.shape[-3]:
         if q.shape[-3] % k.shape[-3] or q.shape[-3] % v.shape[-3]:
@@ -138,9 +161,14 @@ def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
         v = v.repeat_interleave(q.shape[-3] // v.shape[-3], dim=-3)
     if q.shape[:-2] != k.shape[:-2] or k.shape[:-1] != v.shape[:-1] or q.shape[-1] != k.shape[-1]:
         return None
+    key_mask = None
+    if attn_mask is not None:
+        key_mask = _key_mask(attn_mask, q, k.shape[-2])
+        if key_mask is None:
+            return None
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else float(scale)
     attention, _ = _define_ops()
-    out, _lse = attention(q, k, v, bool(is_causal), scale)
+    out, _lse = attention(q, k, v, bool(is_causal), scale, key_mask)
     return out
 
 
@@ -203,8 +231,12 @@ def calls_for_operators(module):
             if not name.startswith(_OPERATOR_PREFIX):
                 continue
             op = name[len(_OPERATOR_PREFIX):]
+            # Tensors (the inputs, then the key mask when given), then the
+            # causal flag and the scale as constants (a missing mask is a
+            # `torch.constant.none`).
             tensors = [v for v in operator.operands if str(v.type).startswith("!torch.vtensor")]
-            causal, scale = (_constant(v, ir) for v in operator.operands[len(tensors):])
+            causal, scale = (_constant(v, ir) for v in operator.operands
+                             if str(v.type) in ("!torch.bool", "!torch.float"))
             callee = f"{_CALL_PREFIX}{op}_{len(calls)}"
             result_types = [r.type for r in operator.results]
             with ir.InsertionPoint(module.body):
@@ -225,9 +257,11 @@ def calls_for_operators(module):
     return calls
 
 
-#: ckpt's op for each op of the `ckpt` torch library, and how many of the
-#: call's results it has (all of them are destinations).
-_CKPT_OPS = {"attention": "ckpt.attention", "attention_backward": "ckpt.attention_grad"}
+#: ckpt's op for each op of the `ckpt` torch library and how many inputs
+#: come before its destinations (one per result); the key mask, when there
+#: is one, comes after them.
+_CKPT_OPS = {"attention": ("ckpt.attention", 3),
+             "attention_backward": ("ckpt.attention_grad", 6)}
 
 
 def ops_for_calls(module, calls):
@@ -251,8 +285,10 @@ def ops_for_calls(module, calls):
             attributes = {"scale": ir.FloatAttr.get(ir.F64Type.get(), scale)}
             if causal:
                 attributes["causal"] = ir.UnitAttr.get()
-            fused = ir.Operation.create(_CKPT_OPS[op], results=[r.type for r in call.results],
-                                        operands=list(call.operands) + inits,
+            name, inputs = _CKPT_OPS[op]
+            operands = list(call.operands)
+            fused = ir.Operation.create(name, results=[r.type for r in call.results],
+                                        operands=operands[:inputs] + inits + operands[inputs:],
                                         attributes=attributes, loc=call.location, ip=point)
             for old, new in zip(call.results, fused.results):
                 old.replace_all_uses_with(new)

@@ -16,10 +16,11 @@ parameter-free view of it (`_step_module`) that holds
   (`requires_grad=False`, or ones the loss does not depend on),
 
 and calls the model with `torch.func.functional_call`. Scaled dot-product
-attention without a mask or dropout becomes ckpt's fused `ckpt.attention`
-and `ckpt.attention_grad` (ckpt.torch.attention); other calls are traced in
-the math form (`SDPBackend.MATH`), so they import as matmuls and a softmax
-with its causal or padding mask; the decompositions of
+attention without dropout (unmasked, or with a boolean padding mask) becomes
+ckpt's fused `ckpt.attention` and `ckpt.attention_grad`
+(ckpt.torch.attention); other calls are traced in the math form
+(`SDPBackend.MATH`), so they import as matmuls and a softmax with their
+mask; the decompositions of
 ckpt.torch.decompositions keep torch-mlir's own scatter and its failing
 grouped-convolution backward out. torch-mlir's FX importer then lowers the
 graph to linalg on tensors.
@@ -510,7 +511,8 @@ def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="
     loss result is not.
 
     With `fused_attention` (the default), `F.scaled_dot_product_attention`
-    calls without a mask or dropout become `ckpt.attention` and
+    calls without dropout, unmasked or with a boolean padding mask, become
+    `ckpt.attention` and
     `ckpt.attention_grad` (ckpt.torch.attention); without, every call is
     exported in its math form."""
     with _TRACING:

@@ -88,3 +88,21 @@ func.func @grad_key(%q: tensor<8x4xf32>, %k: tensor<6x4xf32>, %l: tensor<8xf32>)
   %r:3 = ckpt.attention_grad scale(1.0) ins(%q, %k, %k, %q, %l, %q : tensor<8x4xf32>, tensor<6x4xf32>, tensor<6x4xf32>, tensor<8x4xf32>, tensor<8xf32>, tensor<8x4xf32>) outs(%q, %q, %k : tensor<8x4xf32>, tensor<8x4xf32>, tensor<6x4xf32>) -> tensor<8x4xf32>, tensor<8x4xf32>, tensor<6x4xf32>
   return
 }
+
+// -----
+
+// Tests that a key mask has the keys' leading dimensions and length.
+func.func @key_mask_shape(%q: tensor<2x8x4xf32>, %m: tensor<2x7xi1>, %o: tensor<2x8x4xf32>, %l: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ckpt.attention' op needs 'key_mask' of shape [2, 8], got 'tensor<2x7xi1>'}}
+  %r:2 = ckpt.attention scale(1.0) key_mask(%m : tensor<2x7xi1>) ins(%q, %q, %q : tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%o, %l : tensor<2x8x4xf32>, tensor<2x8xf32>) -> tensor<2x8x4xf32>, tensor<2x8xf32>
+  return
+}
+
+// -----
+
+// Tests that a key mask is boolean (an additive mask is not a padding mask).
+func.func @key_mask_type(%q: tensor<2x8x4xf32>, %m: tensor<2x8xf32>, %o: tensor<2x8x4xf32>, %l: tensor<2x8xf32>) {
+  // expected-error @+1 {{'ckpt.attention' op needs 'key_mask' of element type 'i1', got 'tensor<2x8xf32>'}}
+  %r:2 = ckpt.attention scale(1.0) key_mask(%m : tensor<2x8xf32>) ins(%q, %q, %q : tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%o, %l : tensor<2x8x4xf32>, tensor<2x8xf32>) -> tensor<2x8x4xf32>, tensor<2x8xf32>
+  return
+}

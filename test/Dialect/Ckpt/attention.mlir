@@ -26,3 +26,21 @@ func.func @grad_buffers(%q: memref<8x4xf64>, %k: memref<6x4xf64>, %v: memref<6x3
       outs(%dq, %dk, %dv : memref<8x4xf64>, memref<6x4xf64>, memref<6x3xf64>)
   return
 }
+
+// -----
+
+// Tests that both ops round-trip with a key padding mask ([..., Sk] of i1).
+// CHECK-LABEL: func.func @key_mask
+// CHECK: ckpt.attention causal scale(2.500000e-01) key_mask(%[[M:.*]] : tensor<2x4x32xi1>) ins(
+// CHECK: ckpt.attention_grad scale(2.500000e-01) key_mask(%[[M]] : tensor<2x4x32xi1>) ins(
+func.func @key_mask(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x32x16xf32>, %v: tensor<2x4x32x8xf32>, %m: tensor<2x4x32xi1>, %do: tensor<2x4x8x8xf32>) -> (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) {
+  %e = tensor.empty() : tensor<2x4x8x8xf32>
+  %l = tensor.empty() : tensor<2x4x8xf32>
+  %o, %lse = ckpt.attention causal scale(0.25) key_mask(%m : tensor<2x4x32xi1>)
+      ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x8xf32>)
+      outs(%e, %l : tensor<2x4x8x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8x8xf32>, tensor<2x4x8xf32>
+  %dq, %dk, %dv = ckpt.attention_grad scale(0.25) key_mask(%m : tensor<2x4x32xi1>)
+      ins(%q, %k, %v, %o, %lse, %do : tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x8xf32>, tensor<2x4x8x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8x8xf32>)
+      outs(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x8xf32>) -> tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x8xf32>
+  return %o, %dq : tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>
+}

@@ -16,15 +16,16 @@ using namespace mlir::ckpt;
 namespace {
 
 /// Checks the operand shapes shared by both ops: `[..., Sq, D]` queries,
-/// `[..., Sk, D]` keys, `[..., Sk, Dv]` values, `[..., Sq, Dv]` outputs and
-/// `[..., Sq]` log-sum-exps, one float element type for all but the
-/// log-sum-exp (f32 for bf16/f16, else the same type).
+/// `[..., Sk, D]` keys, `[..., Sk, Dv]` values, `[..., Sq, Dv]` outputs,
+/// `[..., Sq]` log-sum-exps and `[..., Sk]` i1 key masks, one float element
+/// type for all but the log-sum-exp (f32 for bf16/f16, else the same type)
+/// and the mask.
 class AttentionShapes {
 public:
   explicit AttentionShapes(Operation *op) : op(op) {}
 
   LogicalResult check(Value query, Value key, Value value, Value out, Value lse,
-                      double scale) {
+                      Value keyMask, double scale) {
     auto queryType = cast<ShapedType>(query.getType());
     elementType = queryType.getElementType();
     isTensorOp = isa<TensorType>(queryType);
@@ -58,6 +59,9 @@ public:
         failed(checkOperand(value, "value", expect({sk, dv}), elementType)) ||
         failed(checkOperand(out, "out", expect({sq, dv}), elementType)) ||
         failed(checkOperand(lse, "lse", expect({sq}), getLseElementType())))
+      return failure();
+    if (keyMask && failed(checkOperand(keyMask, "key_mask", expect({sk}),
+                                       IntegerType::get(op->getContext(), 1))))
       return failure();
     if (!std::isfinite(scale) || scale == 0.0)
       return op->emitOpError("needs a finite, nonzero scale, got ") << scale;
@@ -152,7 +156,7 @@ LogicalResult mlir::ckpt::checkAttentionElementType(Operation *op,
 LogicalResult AttentionOp::verify() {
   AttentionShapes shapes(*this);
   return shapes.check(getQuery(), getKey(), getValue(), getOut(), getLse(),
-                      getScale().convertToDouble());
+                      getKeyMask(), getScale().convertToDouble());
 }
 
 void AttentionOp::getEffects(
@@ -164,7 +168,7 @@ void AttentionOp::getEffects(
 LogicalResult AttentionGradOp::verify() {
   AttentionShapes shapes(*this);
   if (failed(shapes.check(getQuery(), getKey(), getValue(), getOut(), getLse(),
-                          getScale().convertToDouble())))
+                          getKeyMask(), getScale().convertToDouble())))
     return failure();
   auto sameAs = [&](Value operand, StringRef name, Value like) {
     auto type = cast<ShapedType>(like.getType());

@@ -93,8 +93,8 @@ public:
   }
 
   /// scale * sum_c a[i, c] b[j, c] over (i, j, c), with keys after the row
-  /// set to -inf when causal.
-  Value maskedScores(Value query, Value key) {
+  /// set to -inf when causal and keys where `keyMask` (optional) is false.
+  Value maskedScores(Value query, Value key, Value keyMask) {
     Value sums = generic(
         {query, key}, {map(3, {0, 2}), map(3, {1, 2})},
         init({rows, keys}, constant(0.0)), map(3, {0, 1}), 3, 1,
@@ -102,10 +102,19 @@ public:
           Value product = arith::MulFOp::create(nb, loc, a[0], a[1]);
           return arith::AddFOp::create(nb, loc, a[2], product).getResult();
         });
-    return generic({sums}, {map(2, {0, 1})}, init({rows, keys}), map(2, {0, 1}),
-                   2, 0, [&](OpBuilder &nb, ValueRange a) {
+    SmallVector<Value> inputs{sums};
+    SmallVector<AffineMap> maps{map(2, {0, 1})};
+    if (keyMask) {
+      inputs.push_back(keyMask);
+      maps.push_back(map(2, {1}));
+    }
+    return generic(inputs, maps, init({rows, keys}), map(2, {0, 1}), 2, 0,
+                   [&](OpBuilder &nb, ValueRange a) {
                      Value scaled =
                          arith::MulFOp::create(nb, loc, a[0], scaleValue);
+                     if (keyMask)
+                       scaled = arith::SelectOp::create(
+                           nb, loc, a[1], scaled, negativeInfinity());
                      if (!causal)
                        return scaled;
                      Value i = linalg::IndexOp::create(nb, loc, batchRank);
@@ -190,7 +199,7 @@ void decompose(RewriterBase &rewriter, AttentionOp op) {
   Location loc = op.getLoc();
   int64_t dv =
       cast<RankedTensorType>(op.getValue().getType()).getShape().back();
-  Value scores = a.maskedScores(op.getQuery(), op.getKey());
+  Value scores = a.maskedScores(op.getQuery(), op.getKey(), op.getKeyMask());
   Value max = a.rowReduce(scores, /*max=*/true);
   Value exps = a.exponentials(scores, max);
   Value sums = a.rowReduce(exps, /*max=*/false);
@@ -219,7 +228,7 @@ void decompose(RewriterBase &rewriter, AttentionGradOp op) {
   int64_t d = cast<RankedTensorType>(op.getQuery().getType()).getShape().back();
   int64_t dv =
       cast<RankedTensorType>(op.getValue().getType()).getShape().back();
-  Value scores = a.maskedScores(op.getQuery(), op.getKey());
+  Value scores = a.maskedScores(op.getQuery(), op.getKey(), op.getKeyMask());
   Value probs = a.exponentials(scores, op.getLse());
   // dV[j, e] = sum_i P[i, j] dO[i, e]; dP[i, j] = sum_e dO[i, e] V[j, e].
   Value gradValue =

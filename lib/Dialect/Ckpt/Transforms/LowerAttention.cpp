@@ -41,8 +41,9 @@ constexpr int64_t kKeyBlock = 64;
 class AttentionEmitter {
 public:
   AttentionEmitter(OpBuilder &b, Location loc, Value query, Value key,
-                   Value value, bool causal, double scale)
-      : b(b), loc(loc), query(query), key(key), value(value), causal(causal) {
+                   Value value, Value keyMask, bool causal, double scale)
+      : b(b), loc(loc), query(query), key(key), value(value), keyMask(keyMask),
+        causal(causal) {
     auto queryType = cast<MemRefType>(query.getType());
     element = cast<FloatType>(queryType.getElementType());
     rank = queryType.getRank();
@@ -156,9 +157,17 @@ public:
     });
   }
 
-  /// scale * q_i . k_j.
+  /// scale * q_i . k_j, or -inf where the key mask is false.
   Value score(ValueRange batch, Value i, Value j) {
-    return mul(dot(query, i, key, j, batch), scaleValue);
+    Value s = mul(dot(query, i, key, j, batch), scaleValue);
+    if (!keyMask)
+      return s;
+    return arith::SelectOp::create(b, loc, load(keyMask, batch, j), s,
+                                   negativeInfinity());
+  }
+
+  Value negativeInfinity() {
+    return constant(-std::numeric_limits<double>::infinity());
   }
 
   /// The number of keys row `i` attends to.
@@ -218,7 +227,7 @@ public:
 
   OpBuilder &b;
   Location loc;
-  Value query, key, value;
+  Value query, key, value, keyMask;
   bool causal;
   FloatType element;
   int64_t rank;
@@ -238,7 +247,8 @@ private:
 /// row with an online softmax over blocks of keys.
 void lowerAttention(OpBuilder &b, AttentionOp op) {
   AttentionEmitter e(b, op.getLoc(), op.getQuery(), op.getKey(), op.getValue(),
-                     op.getCausal(), op.getScale().convertToDouble());
+                     op.getKeyMask(), op.getCausal(),
+                     op.getScale().convertToDouble());
   Location loc = op.getLoc();
   Value out = op.getOut(), lse = op.getLse();
   e.forEachBatch(/*withRows=*/true, [&](ValueRange batch, Value i) {
@@ -247,7 +257,7 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
       e.store(e.constant(0.0), out, batch, i, column);
       return SmallVector<Value>{};
     });
-    Value negInf = e.constant(-std::numeric_limits<double>::infinity());
+    Value negInf = e.negativeInfinity();
     ValueRange stats = e.blocks(
         e.keysOf(i), {negInf, e.constant(0.0)},
         [&](Value first, Value length, ValueRange args) -> SmallVector<Value> {
@@ -261,8 +271,15 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
                             .getResult()};
               })[0];
           Value max = arith::MaximumFOp::create(b, loc, args[0], blockMax);
-          Value sum = e.exponentiate(scores, length, max);
-          Value rescale = e.exp(e.sub(args[0], max));
+          // Shifted by 0 while every key so far is masked (max -inf), so
+          // that exp(-inf - shift) is 0, not NaN, and a later block's keys
+          // still count.
+          Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                             max, negInf);
+          Value shift =
+              arith::SelectOp::create(b, loc, none, e.constant(0.0), max);
+          Value sum = e.exponentiate(scores, length, shift);
+          Value rescale = e.exp(e.sub(args[0], shift));
           e.scaleRow(out, i, rescale, batch);
           e.loop(length, {}, [&](Value jj, ValueRange) {
             Value j = arith::AddIOp::create(b, loc, first, jj);
@@ -283,7 +300,8 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
 /// from the log-sum-exp, a block of keys at a time.
 void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
   AttentionEmitter e(b, op.getLoc(), op.getQuery(), op.getKey(), op.getValue(),
-                     op.getCausal(), op.getScale().convertToDouble());
+                     op.getKeyMask(), op.getCausal(),
+                     op.getScale().convertToDouble());
   Location loc = op.getLoc();
   Value out = op.getOut(), lse = op.getLse(), gradOut = op.getGradOut();
   Value dq = op.getGradQuery(), dk = op.getGradKey(), dv = op.getGradValue();

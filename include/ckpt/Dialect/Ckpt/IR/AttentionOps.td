@@ -17,7 +17,8 @@ def Ckpt_TensorOrMemRef : AnyTypeOf<[AnyRankedTensor, AnyStridedMemRef],
 
 // Shared shape of the attention ops: destination style on tensors (the
 // results are the updated `outs`, one per init) or on memrefs after
-// bufferization (no results), like linalg's structured ops.
+// bufferization (no results), like linalg's structured ops. The operands are
+// the inputs, the inits, then the optional key mask (an input).
 class Ckpt_AttentionBase<string mnemonic, int numInputs, int numInits>
     : Ckpt_Op<mnemonic, [
         DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
@@ -51,7 +52,12 @@ def Ckpt_AttentionOp : Ckpt_AttentionBase<"attention", 3, 2> {
     ```
 
     which is `softmax(scale * Q K^T + mask) V`, with `causal` masking the keys
-    after the query's position (top-left aligned, as PyTorch's `is_causal`).
+    after the query's position (top-left aligned, as PyTorch's `is_causal`)
+    and the optional `key_mask` (`[..., Sk]` of i1, the query's leading
+    dimensions) masking the keys where it is false (a padding mask: key j
+    takes part in S[i, j] only where key_mask[..., j]). A row left with no
+    key has a NaN output and a -inf log-sum-exp, as softmax over -inf
+    scores has in PyTorch's math attention.
     The op never materializes the `Sq x Sk` scores: lowered, it computes each
     output row with an online softmax, so neither it nor the saved state of
     its gradient holds anything with two sequence dimensions. `lse` (the row
@@ -75,10 +81,12 @@ def Ckpt_AttentionOp : Ckpt_AttentionBase<"attention", 3, 2> {
   }];
   let arguments = (ins Ckpt_TensorOrMemRef:$query, Ckpt_TensorOrMemRef:$key,
                        Ckpt_TensorOrMemRef:$value, Ckpt_TensorOrMemRef:$out,
-                       Ckpt_TensorOrMemRef:$lse, UnitAttr:$causal,
-                       F64Attr:$scale);
+                       Ckpt_TensorOrMemRef:$lse,
+                       Optional<Ckpt_TensorOrMemRef>:$key_mask,
+                       UnitAttr:$causal, F64Attr:$scale);
   let assemblyFormat = [{
     (`causal` $causal^)? `scale` `(` $scale `)`
+    (`key_mask` `(` $key_mask^ `:` type($key_mask) `)`)?
     `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,`
       type($value) `)`
     `outs` `(` $out `,` $lse `:` type($out) `,` type($lse) `)`
@@ -93,13 +101,13 @@ def Ckpt_AttentionOp : Ckpt_AttentionBase<"attention", 3, 2> {
 def Ckpt_AttentionGradOp : Ckpt_AttentionBase<"attention_grad", 6, 3> {
   let summary = "gradient of ckpt.attention, recomputing the probabilities";
   let description = [{
-    Given the inputs of a `ckpt.attention` with the same `causal` and
-    `scale`, its output `out` and log-sum-exp `lse`, and the gradient
+    Given the inputs of a `ckpt.attention` with the same `causal`, `scale`
+    and `key_mask`, its output `out` and log-sum-exp `lse`, and the gradient
     `grad_out` of the output, computes the gradients of the query, key and
     value (flash attention's backward, Dao et al. 2022):
 
     ```
-    P[i, j]   = exp(scale * Q[i,:] . K[j,:] - lse[i])   (recomputed)
+    P[i, j]   = exp(scale * Q[i,:] . K[j,:] - lse[i])   (recomputed; 0 where masked)
     dV[j, :]  = sum_i P[i, j] dO[i, :]
     dS[i, j]  = P[i, j] (dO[i,:] . V[j,:] - dO[i,:] . out[i,:])
     dQ[i, :]  = scale sum_j dS[i, j] K[j, :]
@@ -129,10 +137,12 @@ def Ckpt_AttentionGradOp : Ckpt_AttentionBase<"attention_grad", 6, 3> {
                        Ckpt_TensorOrMemRef:$lse, Ckpt_TensorOrMemRef:$grad_out,
                        Ckpt_TensorOrMemRef:$grad_query,
                        Ckpt_TensorOrMemRef:$grad_key,
-                       Ckpt_TensorOrMemRef:$grad_value, UnitAttr:$causal,
-                       F64Attr:$scale);
+                       Ckpt_TensorOrMemRef:$grad_value,
+                       Optional<Ckpt_TensorOrMemRef>:$key_mask,
+                       UnitAttr:$causal, F64Attr:$scale);
   let assemblyFormat = [{
     (`causal` $causal^)? `scale` `(` $scale `)`
+    (`key_mask` `(` $key_mask^ `:` type($key_mask) `)`)?
     `ins` `(` $query `,` $key `,` $value `,` $out `,` $lse `,` $grad_out `:`
       type($query) `,` type($key) `,` type($value) `,` type($out) `,`
       type($lse) `,` type($grad_out) `)`
