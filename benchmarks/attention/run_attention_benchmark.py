@@ -14,7 +14,10 @@ Two models (--models):
   (the default; `fused`) and with `fused_attention=False` (SDPA's math form,
   `unfused`). Needs torch, transformers and torch-mlir; its rows also give
   PyTorch eager's step time (forward, loss and backward, SDPA's CPU kernel, on
-  --threads threads) and ckpt's time as a multiple of it.
+  --threads threads) and ckpt's time as a multiple of it;
+- `hf-gpt2-eager`: the same with GPT-2's `eager` attention (written out:
+  matmul, scale, causal mask, softmax, matmul; fused as ckpt.torch
+  recognizes it while tracing), against PyTorch eager with that attention.
 
 With `--kernel`, also times causal attention alone (forward and gradient,
 one `ckpt.attention` and one `ckpt.attention_grad`, leading dimension 16,
@@ -29,7 +32,7 @@ step time, and whether any buffer with two sequence dimensions (seq x seq)
 is among the largest buffers ckpt-report lists at the peak.
 
 Usage:
-  run_attention_benchmark.py [--build build] [--models zoo-gpt,hf-gpt2]
+  run_attention_benchmark.py [--build build] [--models zoo-gpt,hf-gpt2,hf-gpt2-eager]
       [--seqs 128,256,512] [--layers 2] [--d 64] [--heads 4] [--vocab 64]
       [--batch 4] [--hf-d 48] [--budget 0.8] [--iterations 3] [--threads 1]
       [--gemm codegen|blas] [--kernel]
@@ -38,6 +41,7 @@ Needs ckpt-opt and ckpt-run in --build/bin.
 """
 
 import argparse
+import functools
 import os
 import re
 import subprocess
@@ -67,34 +71,35 @@ def zoo_gpt_step(args, seq, fused, work):
     return step, "loss_grad"
 
 
-def hf_gpt2(args, seq):
-    """HF GPT-2 (SDPA) at `seq`: (model, inputs, targets, loss_fn)."""
+def hf_gpt2(args, seq, attention):
+    """HF GPT-2 at `seq` with `attention` ("sdpa" or "eager"): (model,
+    inputs, targets, loss_fn)."""
     sys.path.insert(0, os.path.join(ROOT, "python"))
     from ckpt.torch.zoo import gpt2
-    return gpt2(attention="sdpa", seq=seq, batch=args.batch, vocab=args.vocab,
+    return gpt2(attention=attention, seq=seq, batch=args.batch, vocab=args.vocab,
                 n_layer=args.layers, n_embd=args.hf_d, n_head=args.heads)
 
 
-def hf_gpt2_step(args, seq, fused, work):
+def hf_gpt2_step(args, seq, fused, work, attention="sdpa"):
     """HF GPT-2's training step exported by ckpt.torch, as (path, entry)."""
     from ckpt.torch import export_training_step
-    model, inputs, targets, loss_fn = hf_gpt2(args, seq)
+    model, inputs, targets, loss_fn = hf_gpt2(args, seq, attention)
     exported = export_training_step(model, inputs, loss_fn, targets=targets,
                                     fused_attention=fused)
-    step = os.path.join(work, f"hf-gpt2-{seq}-{'fused' if fused else 'unfused'}.mlir")
+    step = os.path.join(work, f"hf-gpt2-{attention}-{seq}-{'fused' if fused else 'unfused'}.mlir")
     with open(step, "w") as f:
         f.write(exported.mlir)
     return step, exported.entry
 
 
-def eager_step_seconds(args, seq):
+def eager_step_seconds(args, seq, attention):
     """PyTorch eager's median training-step time for HF GPT-2 at `seq`
-    (SDPA's default CPU kernel, --threads threads)."""
+    with `attention` (SDPA: its default CPU kernel), on --threads threads."""
     import time
 
     import torch
     torch.set_num_threads(args.threads)
-    model, inputs, targets, loss_fn = hf_gpt2(args, seq)
+    model, inputs, targets, loss_fn = hf_gpt2(args, seq, attention)
     times = []
     for _ in range(args.iterations + 1):
         start = time.perf_counter()
@@ -104,7 +109,8 @@ def eager_step_seconds(args, seq):
     return sorted(times[1:])[len(times[1:]) // 2]
 
 
-STEPS = {"zoo-gpt": zoo_gpt_step, "hf-gpt2": hf_gpt2_step}
+STEPS = {"zoo-gpt": zoo_gpt_step, "hf-gpt2": hf_gpt2_step,
+         "hf-gpt2-eager": functools.partial(hf_gpt2_step, attention="eager")}
 
 
 def attention_alone(heads, seq, width):
@@ -183,7 +189,7 @@ def measure(args, model, seq, fused, budget, work):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--models", default="zoo-gpt,hf-gpt2")
+    parser.add_argument("--models", default="zoo-gpt,hf-gpt2,hf-gpt2-eager")
     parser.add_argument("--seqs", default="128,256,512")
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--d", type=int, default=64)
@@ -208,7 +214,7 @@ def main():
     print(f"{args.layers} layers, {args.heads} heads, vocab {args.vocab}; zoo-gpt: d {args.d}; "
           f"hf-gpt2: d {args.hf_d}, batch {args.batch}; ckpt-run --gemm={args.gemm}, "
           f"{args.threads} thread(s), median of {args.iterations}")
-    header = (f"{'model':>8} {'seq':>5} {'form':>8} {'peak_bytes':>12} {'x prev':>7} "
+    header = (f"{'model':>13} {'seq':>5} {'form':>8} {'peak_bytes':>12} {'x prev':>7} "
               f"{'step_ms':>9} {'seq^2 at peak':>14}")
     if args.budget:
         header += f" {'peak@' + args.budget:>12} {'identical+within':>17}"
@@ -217,7 +223,10 @@ def main():
         for model in models:
             previous = {}
             for seq in seqs:
-                eager = eager_step_seconds(args, seq) if model == "hf-gpt2" else None
+                eager = None
+                if model.startswith("hf-gpt2"):
+                    eager = eager_step_seconds(args, seq, "eager" if model.endswith("eager")
+                                               else "sdpa")
                 for fused in (True, False):
                     form = "fused" if fused else "unfused"
                     budget = args.budget if fused else None
@@ -225,7 +234,7 @@ def main():
                                                                     budget, work)
                     growth = f"{peak / previous[form]:.2f}" if form in previous else "-"
                     previous[form] = peak
-                    line = (f"{model:>8} {seq:>5} {form:>8} {peak:>12} {growth:>7} "
+                    line = (f"{model:>13} {seq:>5} {form:>8} {peak:>12} {growth:>7} "
                             f"{seconds * 1e3:>9.1f} {'yes' if square else 'no':>14}")
                     if args.budget:
                         line += (f" {remat_peak:>12} {'yes' if ok else 'NO':>17}"

@@ -166,12 +166,88 @@ def test_fused_gradients_equal_eager(kind):
     assert all(a.tobytes() == b.tobytes() for a, b in zip(baseline.outputs, remat.outputs))
 
 
-def hf_gpt2_peak(seq, tmp_path):
+class WrittenOut(nn.Module):
+    """Attention written out by hand (matmul, scale, mask, softmax, matmul)
+    in the ways models write it; see test_written_out_attention."""
+
+    def __init__(self, kind, width=32, heads=4):
+        super().__init__()
+        self.kind, self.heads = kind, heads
+        self.qkv = nn.Linear(width, 3 * width)
+        self.out = nn.Linear(width, width)
+
+    def forward(self, x, lengths):
+        b, s, d = x.shape
+        q, k, v = self.qkv(x).view(b, s, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / (d // self.heads) ** 0.5
+        causal = torch.ones(s, s, dtype=torch.bool).tril()
+        if self.kind == "additive-causal":
+            mask = torch.zeros(s, s).masked_fill(~causal, torch.finfo(torch.float32).min)
+            scores = scores + mask
+        elif self.kind == "masked-fill-causal":
+            scores = scores.masked_fill(~causal, float("-inf"))
+        elif self.kind == "where-padding":
+            # A constant key mask (the last 5 positions padded), as torch.where.
+            keep = (torch.arange(s) < s - 5).view(1, 1, 1, s)
+            scores = torch.where(keep, scores, -1e30)
+        elif self.kind == "input-mask":
+            keep = torch.arange(s).view(1, s) < lengths.view(b, 1)
+            scores = scores + torch.zeros(b, 1, 1, s).masked_fill(~keep[:, None, None, :], -1e30)
+        elif self.kind == "diagonal-band":
+            # Not causal, not a key mask: keys within 3 positions only.
+            i = torch.arange(s)
+            band = (i.view(s, 1) - i.view(1, s)).abs() <= 3
+            scores = scores.masked_fill(~band, float("-inf"))
+        p = F.softmax(scores, dim=-1).type(v.dtype)
+        p = F.dropout(p, p=0.0, training=self.training)
+        y = torch.matmul(p, v)
+        return self.out(y.transpose(1, 2).reshape(b, s, d))
+
+
+@pytest.mark.parametrize("kind,fused", [("additive-causal", 3), ("masked-fill-causal", 3),
+                                        ("where-padding", 3), ("input-mask", 0),
+                                        ("diagonal-band", 0)])
+def test_written_out_attention(kind, fused):
+    """Attention written out by hand is recognized while the step is traced
+    when its mask is known then: a causal mask added (0 / float32's minimum)
+    or filled in (-inf), a constant key mask through torch.where. A mask
+    from a step input (lengths) or one that is neither causal nor a key mask
+    (a band) keeps the math form. Gradients equal eager's either way."""
+    torch.manual_seed(8)
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList(WrittenOut(kind) for _ in range(3))
+
+        def forward(self, x, lengths):
+            for layer in self.layers:
+                x = x + F.gelu(layer(x, lengths))
+            return x
+
+    model = Model()
+    x = torch.randn(4, 32, 32)
+    lengths = torch.tensor([32, 10, 3, 17])
+    target = torch.randn(4, 32, 32)
+    reference = copy.deepcopy(model)
+    step = TrainStep(model, mse, (x, lengths), (target,), build=BUILD, threads=1)
+    assert step.exported.mlir.count('"ckpt.attention"') == fused
+    assert step.exported.mlir.count('"ckpt.attention_grad"') == fused
+    loss = step(x, lengths, target)
+    expected = mse(reference(x, lengths), target)
+    expected.backward()
+    torch.testing.assert_close(loss, expected, rtol=1e-4, atol=1e-5)
+    for (name, p), want in zip(model.named_parameters(), reference.parameters()):
+        torch.testing.assert_close(p.grad, want.grad, rtol=1e-4, atol=1e-5, msg=name)
+
+
+def hf_gpt2_peak(seq, tmp_path, attention="sdpa"):
     """HF GPT-2's (SDPA) exported step at `seq`, run: (measured peak bytes,
     ckpt-report's largest buffers at the peak, (model, inputs, targets,
     loss_fn, exported step, its outputs))."""
     from ckpt.torch.zoo import gpt2
-    model, inputs, targets, loss_fn = gpt2(seq=seq, batch=2, n_embd=48, n_head=4)
+    model, inputs, targets, loss_fn = gpt2(attention=attention, seq=seq, batch=2, n_embd=48,
+                                           n_head=4)
     exported = ckpt.torch.export_training_step(model, inputs, loss_fn, targets=targets)
     path = tmp_path / f"gpt2-{seq}.mlir"
     path.write_text(exported.mlir)
@@ -186,14 +262,16 @@ def hf_gpt2_peak(seq, tmp_path):
                                         result.outputs)
 
 
-def test_hf_gpt2_peak_is_linear_in_the_sequence(tmp_path):
-    """HF GPT-2 with its default attention (SDPA): doubling the sequence at
-    most 2.2x the measured peak, no (seq, seq) buffer among the largest at
-    the peak (width 48: its MLP's 192 is no sequence length here), and the
+@pytest.mark.parametrize("attention", ["sdpa", "eager"])
+def test_hf_gpt2_peak_is_linear_in_the_sequence(tmp_path, attention):
+    """HF GPT-2 with SDPA (its default) and with its `eager` attention
+    (written out, recognized while tracing): doubling the sequence at most
+    2.2x the measured peak, no (seq, seq) buffer among the largest at the
+    peak (width 48: its MLP's 192 is no sequence length here), and the
     step's loss and gradients equal eager autograd's."""
-    small, largest_small, _ = hf_gpt2_peak(128, tmp_path)
+    small, largest_small, _ = hf_gpt2_peak(128, tmp_path, attention)
     large, largest_large, (model, inputs, targets, loss_fn, exported, outputs) = \
-        hf_gpt2_peak(256, tmp_path)
+        hf_gpt2_peak(256, tmp_path, attention)
     assert exported.mlir.count('"ckpt.attention"') == 2
     assert large <= 2.2 * small, (small, large)
     assert "x128x128x" not in largest_small and "x256x256x" not in largest_large

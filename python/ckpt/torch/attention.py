@@ -17,7 +17,9 @@ library:
 
 its autograd formula, so that AOTAutograd's joint graph holds the pair as
 PyTorch's flash kernels would (the backward reads the output and the row
-log-sum-exp, not the probabilities). Other calls keep the math form.
+log-sum-exp, not the probabilities). Other calls keep the math form. The
+same mode recognizes attention written out by hand
+(ckpt.torch.attention_patterns) and routes it to the same ops.
 
 torch-mlir knows neither op: its FX importer makes them `torch.operator`s.
 `calls_for_operators` turns each into a call of a private function before
@@ -175,10 +177,15 @@ def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
 @contextlib.contextmanager
 def fused_attention():
     """A context in which `F.scaled_dot_product_attention` calls that the
-    fused op computes go through `ckpt::attention` (see the module's doc);
-    the others run as they are."""
+    fused op computes go through `ckpt::attention` (see the module's doc),
+    and so does attention written out as matmul, scale, mask, softmax and
+    matmul (ckpt.torch.attention_patterns); everything else runs as it
+    is."""
     import torch
     import torch.nn.functional as F
+
+    from .attention_patterns import Recognizer
+    recognizer = Recognizer()
 
     class Mode(torch.overrides.TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -187,7 +194,12 @@ def fused_attention():
                 out = _sdpa(*args, **kwargs)
                 if out is not None:
                     return out
-            return func(*args, **kwargs)
+            out = recognizer.fused(func, args, kwargs)
+            if out is not None:
+                return out
+            result = func(*args, **kwargs)
+            recognizer.observe(func, args, kwargs, result)
+            return result
 
     _define_ops()
     with Mode():

@@ -16,9 +16,11 @@ parameter-free view of it (`_step_module`) that holds
   (`requires_grad=False`, or ones the loss does not depend on),
 
 and calls the model with `torch.func.functional_call`. Scaled dot-product
-attention without dropout (unmasked, or with a boolean padding mask) becomes
-ckpt's fused `ckpt.attention` and `ckpt.attention_grad`
-(ckpt.torch.attention); other calls are traced in the math form
+attention without dropout (unmasked, or with a boolean padding mask), and
+attention written out by hand with a mask known while tracing
+(ckpt.torch.attention_patterns), become ckpt's fused `ckpt.attention` and
+`ckpt.attention_grad` (ckpt.torch.attention); other calls are traced in the
+math form
 (`SDPBackend.MATH`), so they import as matmuls and a softmax with their
 mask; the decompositions of
 ckpt.torch.decompositions keep torch-mlir's own scatter and its failing

@@ -1,0 +1,286 @@
+"""Attention written out by hand, recognized while a step is traced:
+
+    scores = torch.matmul(q, k.transpose(-1, -2)) * scale   (or / divisor)
+    scores = scores + mask                 (optional; or torch.where /
+                                            masked_fill with a boolean mask)
+    p = F.softmax(scores, dim=-1)          (then .type/.to its own dtype and
+                                            dropout with p=0: the same p)
+    out = torch.matmul(p, v)
+
+as Hugging Face's `eager` attention (GPT-2, BERT, ViT, Llama, ...) computes
+it. `Recognizer.observe` follows every torch function call of the traced
+forward (from ckpt.torch.attention's TorchFunctionMode); when the last
+matmul completes the chain, `Recognizer.fused` gives `ckpt::attention`'s
+output for it, which the mode returns instead of the matmul's. The chain's
+own ops stay in the traced graph, unused by the step's results (dead code,
+which torch-mlir's pipelines remove); a chain whose intermediates are used
+elsewhere keeps working for those uses.
+
+A mask can only be folded in when its values are known while tracing, as
+Hugging Face's causal masks are (computed from `arange` comparisons of the
+sequence positions, no step input): every tensor computed from constants
+alone (`arange`, `zeros`, `full`, ... and ops on them) gets a *shadow*, its
+real value, computed beside the trace on real tensors. The mask's shadow
+must then be a causal mask, a key (padding) mask the same for every query,
+both, or nothing at all (additive masks: 0 where kept, at most -1e9 where
+masked; boolean ones: true where kept), and no query row may lose every
+key. A mask computed from a step input (a padding mask from
+`attention_mask`) has no shadow: such attention keeps its math form. Any
+in-place op drops every shadow (an alias might change).
+"""
+
+import math
+
+#: Factories whose result depends on their arguments only (not random).
+_FACTORIES = frozenset({"arange", "zeros", "ones", "full", "tensor", "as_tensor", "eye",
+                        "empty_like", "zeros_like", "ones_like", "full_like", "tril",
+                        "triu", "linspace", "scalar_tensor"})
+#: Tensor queries and bookkeeping that compute nothing.
+_IGNORED = frozenset({"__get__", "__set__", "size", "dim", "stride", "storage_offset",
+                      "is_contiguous", "numel", "data_ptr", "untyped_storage", "device",
+                      "_is_view", "is_inference", "is_conj", "is_neg", "is_floating_point",
+                      "element_size", "requires_grad_", "__len__", "__format__",
+                      "__repr__", "__bool__", "item", "tolist"})
+_MATMULS = frozenset({"matmul", "__matmul__", "bmm"})
+_MULS = frozenset({"mul", "__mul__", "__rmul__", "multiply"})
+_DIVS = frozenset({"div", "__truediv__", "divide", "true_divide"})
+_ADDS = frozenset({"add", "__add__", "__radd__"})
+_CASTS = frozenset({"type", "to"})
+#: An additive mask entry at most this is a masked key.
+_MASKED = -1e9
+
+
+def _name(func):
+    return getattr(func, "__name__", "")
+
+
+def torch_is_tensor(value):
+    import torch
+    return torch.is_tensor(value)
+
+
+def _tensors(value):
+    """The tensors in `value` (nested lists and tuples)."""
+    import torch
+    if torch.is_tensor(value):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _tensors(v)]
+    return []
+
+
+class _Chain:
+    """The state of one written-out attention: q, k, the scale so far and
+    the mask folded in (causal flag, key mask as a traced tensor or None)."""
+
+    def __init__(self, query, key):
+        self.query, self.key = query, key
+        self.scale = 1.0
+        self.masked = False
+        self.causal = False
+        self.key_mask = None
+
+
+class Recognizer:
+    """Follows a traced forward's torch function calls (see the module)."""
+
+    def __init__(self):
+        from torch.utils.weak import WeakIdKeyDictionary
+        self.shadows = WeakIdKeyDictionary()
+        self.transposed = WeakIdKeyDictionary()  # k.transpose(-1, -2) -> k
+        self.scores = WeakIdKeyDictionary()      # tensor -> _Chain
+        self.probabilities = WeakIdKeyDictionary()
+
+    # Shadows ----------------------------------------------------------
+
+    def _shadow(self, value):
+        import torch
+        if torch.is_tensor(value):
+            return self.shadows[value]
+        if isinstance(value, (list, tuple)):
+            return type(value)(self._shadow(v) for v in value)
+        return value
+
+    def _track_shadow(self, func, args, kwargs, result):
+        """Computes `result`'s shadow when every tensor argument has one (or
+        `func` is a factory with none); drops every shadow on an in-place
+        op."""
+        import torch
+        from torch.utils._python_dispatch import _disable_current_modes
+        name = _name(func)
+        if name.endswith("_") and not name.startswith("__") or name == "__setitem__" \
+                or "out" in kwargs:
+            self.shadows = type(self.shadows)()
+            return
+        results = _tensors(result)
+        if not results:
+            return
+        inputs = _tensors(list(args) + list(kwargs.values()))
+        if inputs:
+            if not all(t in self.shadows for t in inputs):
+                return
+        elif name not in _FACTORIES:
+            return
+        if any(getattr(t, "device", None) is not None and t.device.type == "meta"
+               for t in results):
+            return
+        try:
+            with _disable_current_modes():
+                real = func(*self._shadow(list(args)),
+                            **{k: self._shadow(v) for k, v in kwargs.items()})
+        except Exception:  # a shadow is an optimization: never fail the trace
+            return
+        reals = _tensors(real)
+        if len(reals) == len(results):
+            for traced, value in zip(results, reals):
+                if tuple(value.shape) == tuple(traced.shape):
+                    self.shadows[traced] = value
+
+    # The chain --------------------------------------------------------
+
+    def _mask_kind(self, scores, mask, keep_where_true, boolean):
+        """(causal, key mask of shape scores.shape[:-2] + (Sk,) as a shadow
+        or None) for a mask with a known value, or None when the mask is
+        not one the fused op takes."""
+        from torch.utils._python_dispatch import _disable_current_modes
+        if not torch_is_tensor(mask) or mask not in self.shadows:
+            return None
+        with _disable_current_modes():  # real tensors, outside the trace
+            return self._classify(self.shadows[mask], tuple(scores.shape),
+                                  keep_where_true, boolean)
+
+    @staticmethod
+    def _classify(value, shape, keep_where_true, boolean):
+        import torch
+        try:
+            value = value.expand(shape)
+        except RuntimeError:
+            return None
+        if boolean:
+            if value.dtype != torch.bool:
+                return None
+            kept = value if keep_where_true else ~value
+        else:
+            if not value.is_floating_point():
+                return None
+            kept = value == 0
+            if not bool(((value == 0) | (value <= _MASKED)).all()):
+                return None
+        rows, keys = shape[-2], shape[-1]
+        causal_pattern = torch.ones(rows, keys, dtype=torch.bool).tril()
+        if not bool(kept.any(dim=-1).all()):
+            return None  # a row without keys: softmax over -inf differs
+        key_kept = kept.any(dim=-2)
+        for causal in (False, True):
+            expected = key_kept.unsqueeze(-2)
+            if causal:
+                expected = expected & causal_pattern
+            if bool((kept == expected).all()):
+                return causal, (None if bool(key_kept.all()) else key_kept)
+        return None
+
+    def _fold_mask(self, chain, scores, mask, keep_where_true, boolean):
+        kind = self._mask_kind(scores, mask, keep_where_true, boolean)
+        if kind is None:
+            return None
+        folded = _Chain(chain.query, chain.key)
+        folded.scale = chain.scale
+        folded.masked = True
+        folded.causal, key_kept = kind
+        if key_kept is not None:
+            # A constant of the traced graph, computed in it from the mask.
+            if boolean:
+                traced = mask if keep_where_true else ~mask
+            else:
+                traced = mask == 0
+            folded.key_mask = traced.expand(scores.shape).any(dim=-2)
+        return folded
+
+    def observe(self, func, args, kwargs, result):
+        """Records what `func(*args, **kwargs) = result` means for shadows
+        and for attention chains."""
+        import torch
+        name = _name(func)
+        if name in _IGNORED:
+            return
+        self._track_shadow(func, args, kwargs, result)
+        if not torch.is_tensor(result) or not args:
+            return
+        first = args[0]
+        second = args[1] if len(args) > 1 else None
+        if name == "transpose" and torch.is_tensor(first) and len(args) == 3:
+            dims = {d % first.dim() for d in args[1:] if isinstance(d, int)}
+            if first.dim() >= 2 and dims == {first.dim() - 1, first.dim() - 2}:
+                self.transposed[result] = first
+        elif name in _MATMULS and torch.is_tensor(first) and torch.is_tensor(second):
+            if second in self.transposed:
+                self.scores[result] = _Chain(first, self.transposed[second])
+        elif name in _MULS | _DIVS and not kwargs:
+            scores, factor = (first, second) if torch.is_tensor(first) else (second, first)
+            if torch.is_tensor(scores) and scores in self.scores and \
+                    isinstance(factor, (int, float)) and not isinstance(factor, bool) \
+                    and factor != 0 and not self.scores[scores].masked:
+                chain = self.scores[scores]
+                scaled = _Chain(chain.query, chain.key)
+                scaled.scale = chain.scale * factor if name in _MULS else \
+                    chain.scale / factor
+                if (name in _DIVS and first is not scores) or not math.isfinite(scaled.scale):
+                    return
+                self.scores[result] = scaled
+        elif name in _ADDS and torch.is_tensor(first) and torch.is_tensor(second) \
+                and kwargs.get("alpha", 1) == 1:
+            scores, mask = (first, second) if first in self.scores else (second, first)
+            if scores in self.scores and not self.scores[scores].masked:
+                folded = self._fold_mask(self.scores[scores], scores, mask, True, False)
+                if folded is not None:
+                    self.scores[result] = folded
+        elif name == "where" and len(args) == 3 and torch.is_tensor(second) \
+                and second in self.scores and not self.scores[second].masked \
+                and isinstance(args[2], float) and args[2] <= _MASKED:
+            folded = self._fold_mask(self.scores[second], second, first, True, True)
+            if folded is not None:
+                self.scores[result] = folded
+        elif name == "masked_fill" and first in self.scores and len(args) == 3 \
+                and not self.scores[first].masked and isinstance(args[2], float) \
+                and args[2] <= _MASKED:
+            folded = self._fold_mask(self.scores[first], first, second, False, True)
+            if folded is not None:
+                self.scores[result] = folded
+        elif name == "softmax" and first in self.scores:
+            dim = args[1] if len(args) > 1 else kwargs.get("dim")
+            dtype = kwargs.get("dtype") or (args[2] if len(args) > 2 else None)
+            if isinstance(dim, int) and dim % first.dim() == first.dim() - 1 and \
+                    (dtype is None or dtype == first.dtype):
+                self.probabilities[result] = self.scores[first]
+        elif name in _CASTS and first in self.probabilities and result.dtype == first.dtype:
+            self.probabilities[result] = self.probabilities[first]
+        elif name == "dropout" and first in self.probabilities:
+            p = kwargs.get("p", args[1] if len(args) > 1 else 0.5)
+            training = kwargs.get("training", args[2] if len(args) > 2 else True)
+            if p == 0 or not training:
+                self.probabilities[result] = self.probabilities[first]
+
+    def fused(self, func, args, kwargs):
+        """ckpt::attention's output for `func(*args, **kwargs)` when it is
+        the matmul that completes a chain the fused op computes, else None."""
+        import torch
+        if _name(func) not in _MATMULS or kwargs or len(args) != 2:
+            return None
+        probabilities, value = args
+        if not (torch.is_tensor(probabilities) and torch.is_tensor(value)) or \
+                probabilities not in self.probabilities:
+            return None
+        chain = self.probabilities[probabilities]
+        query, key = chain.query, chain.key
+        if any(t.dtype != query.dtype or t.dtype not in (torch.float32, torch.float64)
+               for t in (key, value)):
+            return None
+        if not (query.dim() == key.dim() == value.dim() >= 2) or \
+                query.shape[:-2] != key.shape[:-2] or key.shape[:-1] != value.shape[:-1] \
+                or query.shape[-1] != key.shape[-1]:
+            return None
+        from .attention import _define_ops
+        attention, _ = _define_ops()
+        out, _lse = attention(query, key, value, chain.causal, float(chain.scale),
+                              chain.key_mask)
+        return out
