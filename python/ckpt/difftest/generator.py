@@ -15,7 +15,8 @@ broadcasts (`linalg.broadcast` or a generic, and fused into a generic as
 `x - sum(x) / n`),
 transposes (`linalg.transpose` or a permuting generic), reshapes
 (`tensor.expand_shape` / `tensor.collapse_shape`), `ckpt.attention`
-(causal or not) over the last two dimensions of a rank-2 or rank-3 value,
+(causal or not, half of them with a constant key mask) over the last two
+dimensions of a rank-2 or rank-3 value,
 values used several times and long-range skip connections. The loss is the sum over the
 program's outputs (the values nothing else reads) of mean(value^2).
 
@@ -214,7 +215,17 @@ def _emit(e, node, ins):
         e.emit(f"{out} = tensor.empty() : {e.ty(shape)}")
         e.emit(f"{lse} = tensor.empty() : {e.ty(shape[:-1])}")
         causal = "causal " if a["causal"] else ""
-        e.emit(f"{name}:2 = ckpt.attention {causal}scale({a['scale']!r}) "
+        mask = ""
+        if a.get("key_mask") is not None:
+            mask_shape = list(shape[:-2]) + [ks[-2]]
+            rows = [f"[{', '.join('true' if b else 'false' for b in row)}]"
+                    for row in a["key_mask"]]
+            literal = f"[{', '.join(rows)}]" if len(mask_shape) == 2 else rows[0]
+            mask_type = f"tensor<{'x'.join(map(str, mask_shape))}xi1>"
+            m = e.fresh("mask")
+            e.emit(f"{m} = arith.constant dense<{literal}> : {mask_type}")
+            mask = f" key_mask({m} : {mask_type})"
+        e.emit(f"{name}:2 = ckpt.attention {causal}scale({a['scale']!r}){mask} "
                f"ins({q}, {k}, {v} : {e.ty(qs)}, {e.ty(ks)}, {e.ty(vs)}) "
                f"outs({out}, {lse} : {e.ty(shape)}, {e.ty(shape[:-1])}) "
                f"-> {e.ty(shape)}, {e.ty(shape[:-1])}")
@@ -557,8 +568,17 @@ class _Builder:
                             else self.arg(x.shape))
         key, value = operands
         scale = 1.0 / math.sqrt(x.shape[-1])
+        # Half of them with a constant key (padding) mask; key 0 is always
+        # kept, so no query row (causal or not) is left without a key.
+        key_mask = None
+        if rng.random() < 0.5:
+            rows = math.prod(x.shape[:-2])
+            keys = x.shape[-2]
+            key_mask = [[j == 0 or rng.random() < 0.7 for j in range(keys)]
+                        for _ in range(rows)]
         return self.add(Node("attention", [i, key, value], x.shape, self.nodes[value].bound,
-                             causal=rng.random() < 0.5, scale=scale, kind="attention"))
+                             causal=rng.random() < 0.5, scale=scale, key_mask=key_mask,
+                             kind="attention"))
 
     def k_transpose(self, i):
         x = self.nodes[i]
