@@ -63,10 +63,12 @@ def reference(q, k, v, causal, scale, key_mask=None):
         later = numpy.arange(keys)[None, :] > numpy.arange(rows)[:, None]
         scores = numpy.where(later, -numpy.inf, scores)
     top = scores.max(axis=-1, keepdims=True)
-    exps = numpy.exp(scores - top)
+    empty = numpy.isneginf(top)  # rows without keys: output 0, lse -inf
+    exps = numpy.exp(scores - numpy.where(empty, 0.0, top))
     sums = exps.sum(axis=-1, keepdims=True)
-    out = numpy.einsum("bij,bje->bie", exps / sums, v.astype(numpy.float64))
-    return out, (top + numpy.log(sums))[..., 0]
+    out = numpy.einsum("bij,bje->bie", exps / numpy.where(empty, 1.0, sums),
+                       v.astype(numpy.float64))
+    return out, numpy.where(empty, -numpy.inf, top + numpy.log(sums))[..., 0]
 
 
 @pytest.mark.parametrize("dtype,causal,threads", [("f64", True, 1), ("f32", False, 1),
@@ -98,13 +100,14 @@ def test_key_mask_matches_reference(causal):
     """A key padding mask over 150 keys (three blocks of 64): a prefix
     (padding at the end), a window, and, without causality, keys from 70 on
     only (the first block masked entirely: its exponentials must not poison
-    the row's sum)."""
-    batch, rows, keys, d, dv, scale = 3, 17, 150, 8, 5, 0.5
+    the row's sum); a fourth batch entry masks every key (all padding): its
+    rows have output 0 and log-sum-exp -inf, as PyTorch's SDPA gives."""
+    batch, rows, keys, d, dv, scale = 4, 17, 150, 8, 5, 0.5
     rng = numpy.random.default_rng(11)
     q, k, v = (rng.standard_normal(shape) for shape in
                ((batch, rows, d), (batch, keys, d), (batch, keys, dv)))
-    lo = numpy.array([0, 0 if causal else 70, 0 if causal else 3], dtype=numpy.int64)
-    hi = numpy.array([150, 9 if causal else 150, 140], dtype=numpy.int64)
+    lo = numpy.array([0, 0 if causal else 70, 0 if causal else 3, 0], dtype=numpy.int64)
+    hi = numpy.array([150, 9 if causal else 150, 140, 0], dtype=numpy.int64)
     result = ckpt.run(attention_module(batch, rows, keys, d, dv, "f64", causal, scale,
                                        masked=True),
                       "attend", inputs=[q, k, v, lo, hi], iterations=1)
@@ -112,7 +115,10 @@ def test_key_mask_matches_reference(causal):
     out, lse = reference(q, k, v, causal, scale, mask)
     assert numpy.all(numpy.isfinite(result.outputs[0]))
     assert numpy.abs(result.outputs[0] - out).max() <= 1e-12 * numpy.abs(out).max()
-    assert numpy.abs(result.outputs[1] - lse).max() <= 1e-12 * numpy.abs(lse).max()
+    assert numpy.all(result.outputs[0][3] == 0) and numpy.all(numpy.isneginf(result.outputs[1][3]))
+    finite = numpy.isfinite(lse)
+    assert numpy.abs(result.outputs[1][finite] - lse[finite]).max() <= \
+        1e-12 * numpy.abs(lse[finite]).max()
 
 
 def gpt_step(seq, raise_attention=True):

@@ -43,14 +43,16 @@ def test_custom_ops_equal_sdpa_forward_and_backward(causal, gqa, scale, masked):
     """ckpt::attention's eager implementation and its autograd formula
     (ckpt::attention_backward, from the output and the log-sum-exp) give
     SDPA's output and gradients, in float64; Sq != Sk (top-left causal
-    alignment as PyTorch's); a boolean padding mask [B, 1, 1, Sk]."""
+    alignment as PyTorch's); a boolean padding mask [B, 1, 1, Sk], one batch
+    entry all padding (zeros, not NaN)."""
     generator = torch.Generator().manual_seed(3)
     heads, kv_heads = 4, (2 if gqa else 4)
     q = torch.randn(2, heads, 5, 6, dtype=torch.float64, generator=generator)
     k = torch.randn(2, kv_heads, 7, 6, dtype=torch.float64, generator=generator)
     v = torch.randn(2, kv_heads, 7, 3, dtype=torch.float64, generator=generator)
     grad = torch.randn(2, heads, 5, 3, dtype=torch.float64, generator=generator)
-    mask = (torch.arange(7) < torch.tensor([[7], [4]]))[:, None, None, :] if masked else None
+    # The second batch entry all padding: PyTorch's safe softmax gives 0.
+    mask = (torch.arange(7) < torch.tensor([[4], [0]]))[:, None, None, :] if masked else None
     inputs = [t.clone().requires_grad_() for t in (q, k, v)]
     reference = [t.clone().requires_grad_() for t in (q, k, v)]
     with fused_attention():
@@ -63,6 +65,15 @@ def test_custom_ops_equal_sdpa_forward_and_backward(causal, gqa, scale, masked):
     expected.backward(grad)
     for got, want in zip(inputs, reference):
         torch.testing.assert_close(got.grad, want.grad, rtol=1e-10, atol=1e-12)
+
+
+def test_calls_pytorch_refuses_are_refused():
+    """A call PyTorch's SDPA refuses (a mask with is_causal) is not fused:
+    SDPA runs and raises, as without ckpt."""
+    q = torch.randn(1, 2, 4, 8)
+    mask = torch.ones(1, 1, 1, 4, dtype=torch.bool)
+    with fused_attention(), pytest.raises(RuntimeError, match="is_causal"):
+        F.scaled_dot_product_attention(q, q, q, attn_mask=mask, is_causal=True)
 
 
 class Attention(nn.Module):
@@ -117,7 +128,7 @@ def mse(y, target):
 def example(kind, seed=4):
     torch.manual_seed(seed)
     x = torch.randn(4, 64, 32)
-    lengths = torch.tensor([64, 10, 3, 47])
+    lengths = torch.tensor([64, 10, 0, 47])  # one entry all padding
     return Stack(kind), x, lengths, torch.randn(4, 64, 32)
 
 
@@ -193,6 +204,14 @@ class WrittenOut(nn.Module):
         elif self.kind == "input-mask":
             keep = torch.arange(s).view(1, s) < lengths.view(b, 1)
             scores = scores + torch.zeros(b, 1, 1, s).masked_fill(~keep[:, None, None, :], -1e30)
+        elif self.kind == "in-place-mask":
+            # In place: the scores the matmul made are changed afterwards.
+            scores.masked_fill_(~causal, float("-inf"))
+        elif self.kind == "in-place-scale":
+            scores /= 2.0
+        elif self.kind == "random-mask":
+            keep = torch.rand_like(torch.ones(s)) > 0.05
+            scores = scores.masked_fill(~keep, float("-inf"))
         elif self.kind == "diagonal-band":
             # Not causal, not a key mask: keys within 3 positions only.
             i = torch.arange(s)
@@ -206,13 +225,15 @@ class WrittenOut(nn.Module):
 
 @pytest.mark.parametrize("kind,fused", [("additive-causal", 3), ("masked-fill-causal", 3),
                                         ("where-padding", 3), ("input-mask", 0),
-                                        ("diagonal-band", 0)])
+                                        ("diagonal-band", 0), ("in-place-mask", 0),
+                                        ("in-place-scale", 0)])
 def test_written_out_attention(kind, fused):
     """Attention written out by hand is recognized while the step is traced
     when its mask is known then: a causal mask added (0 / float32's minimum)
     or filled in (-inf), a constant key mask through torch.where. A mask
-    from a step input (lengths) or one that is neither causal nor a key mask
-    (a band) keeps the math form. Gradients equal eager's either way."""
+    from a step input (lengths), one that is neither causal nor a key mask
+    (a band), and scores changed in place (masked_fill_, /=) keep the math
+    form. Gradients equal eager's either way."""
     torch.manual_seed(8)
 
     class Model(nn.Module):
@@ -239,6 +260,21 @@ def test_written_out_attention(kind, fused):
     torch.testing.assert_close(loss, expected, rtol=1e-4, atol=1e-5)
     for (name, p), want in zip(model.named_parameters(), reference.parameters()):
         torch.testing.assert_close(p.grad, want.grad, rtol=1e-4, atol=1e-5, msg=name)
+
+
+def test_unrepeatable_masks_and_autocast_keep_the_math_form():
+    """A mask drawn at random (rand_like) gets no shadow: a second draw
+    beside the trace would not be the step's mask. Under autocast the
+    matmuls (and SDPA) run in autocast's dtype: neither form is fused."""
+    torch.manual_seed(9)
+    x, lengths, target = torch.randn(2, 16, 32), torch.tensor([16, 5]), torch.randn(2, 16, 32)
+    random = ckpt.torch.export_training_step(WrittenOut("random-mask"), (x, lengths), mse,
+                                             targets=(target,))
+    assert "ckpt.attention" not in random.mlir and random.random
+    for model in (WrittenOut("additive-causal"), Attention("causal")):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            step = ckpt.torch.export_training_step(model, (x, lengths), mse, targets=(target,))
+        assert "ckpt.attention" not in step.mlir and "bf16" in step.mlir
 
 
 def hf_gpt2_peak(seq, tmp_path, attention="sdpa"):

@@ -68,6 +68,14 @@ def _scores(q, k, causal, scale, key_mask):
     return scores
 
 
+def _probabilities(scores, lse):
+    """exp(scores - lse), 0 on rows without keys (lse -inf), as PyTorch's
+    safe softmax gives them."""
+    import torch
+    shift = torch.where(torch.isneginf(lse), torch.zeros_like(lse), lse)
+    return torch.exp(scores - shift.unsqueeze(-1))
+
+
 def _define_ops():
     """Defines the `ckpt` library's ops once; returns (attention,
     attention_backward)."""
@@ -82,7 +90,7 @@ def _define_ops():
                   ) -> tuple[torch.Tensor, torch.Tensor]:
         scores = _scores(q, k, causal, scale, key_mask)
         lse = torch.logsumexp(scores, dim=-1)
-        return torch.matmul(torch.exp(scores - lse.unsqueeze(-1)), v), lse
+        return torch.matmul(_probabilities(scores, lse), v), lse
 
     @attention.register_fake
     def _(q, k, v, causal, scale, key_mask=None):
@@ -93,7 +101,7 @@ def _define_ops():
                            lse: torch.Tensor, grad_out: torch.Tensor, causal: bool,
                            scale: float, key_mask: Optional[torch.Tensor] = None
                            ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        probabilities = torch.exp(_scores(q, k, causal, scale, key_mask) - lse.unsqueeze(-1))
+        probabilities = _probabilities(_scores(q, k, causal, scale, key_mask), lse)
         grad_v = torch.matmul(probabilities.transpose(-1, -2), grad_out)
         grad_p = torch.matmul(grad_out, v.transpose(-1, -2))
         row = (grad_out * out).sum(dim=-1, keepdim=True)
@@ -125,10 +133,11 @@ def _define_ops():
 
 def _key_mask(attn_mask, q, keys):
     """`attn_mask` as a [..., Sk] key mask for queries `q` (leading
-    dimensions q's), or None when it is not one: boolean, broadcastable, and
-    of size 1 along the queries."""
+    dimensions q's), or None when it is not one: boolean, of rank 2 or more
+    (PyTorch refuses 1-D masks), broadcastable, and of size 1 along the
+    queries."""
     import torch
-    if attn_mask.dtype != torch.bool or attn_mask.dim() > q.dim() or attn_mask.dim() < 1:
+    if attn_mask.dtype != torch.bool or attn_mask.dim() > q.dim() or attn_mask.dim() < 2:
         return None
     shape = (1,) * (q.dim() - attn_mask.dim()) + tuple(attn_mask.shape)
     if shape[-2] != 1 or shape[-1] != keys:
@@ -153,9 +162,13 @@ def _fusable(q, k, v, dropout_p):
 def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
           enable_gqa=False):
     """F.scaled_dot_product_attention through `ckpt::attention`, or None
-    when the fused op does not compute it."""
-    if not _fusable(q, k, v, dropout_p):
+    when the fused op does not compute it (then SDPA runs, and raises where
+    PyTorch refuses the call: a mask with is_causal)."""
+    import torch
+    if not _fusable(q, k, v, dropout_p) or (attn_mask is not None and is_causal):
         return None
+    if torch.is_autocast_enabled(q.device.type):
+        return None  # SDPA runs in autocast's dtype there
     if enable_gqa and q.dim() >= 3 and k.shape[-3] != q.shape[-3]:
         if q.shape[-3] % k.shape[-3] or q.shape[-3] % v.shape[-3]:
             return None

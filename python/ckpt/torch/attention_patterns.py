@@ -25,16 +25,28 @@ must then be a causal mask, a key (padding) mask the same for every query,
 both, or nothing at all (additive masks: 0 where kept, at most -1e9 where
 masked; boolean ones: true where kept), and no query row may lose every
 key. A mask computed from a step input (a padding mask from
-`attention_mask`) has no shadow: such attention keeps its math form. Any
-in-place op drops every shadow (an alias might change).
+`attention_mask`) has no shadow: such attention keeps its math form. Ops
+that draw random numbers are never shadowed. Any in-place op (`add_`,
+`/=`, `x[...] = `, `out=`, `inplace=True`) drops every shadow and every
+chain followed so far (an alias might have changed), and so does any error
+while following. Under autocast nothing is fused (the written-out matmuls
+run in autocast's dtype).
 """
 
 import math
 
 #: Factories whose result depends on their arguments only (not random).
 _FACTORIES = frozenset({"arange", "zeros", "ones", "full", "tensor", "as_tensor", "eye",
-                        "empty_like", "zeros_like", "ones_like", "full_like", "tril",
-                        "triu", "linspace", "scalar_tensor"})
+                        "zeros_like", "ones_like", "full_like", "tril", "triu", "linspace",
+                        "scalar_tensor"})
+#: Parts of the names of ops whose result a second run does not repeat
+#: (random draws, uninitialized memory): never shadowed.
+_UNREPEATABLE = ("rand", "bernoulli", "dropout", "normal", "multinomial", "poisson",
+                 "uniform", "exponential", "cauchy", "geometric", "empty")
+#: In-place operators (besides names ending in "_" and `out=`).
+_IN_PLACE = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
+                       "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__",
+                       "__ilshift__", "__irshift__", "__imatmul__", "__setitem__"})
 #: Tensor queries and bookkeeping that compute nothing.
 _IGNORED = frozenset({"__get__", "__set__", "size", "dim", "stride", "storage_offset",
                       "is_contiguous", "numel", "data_ptr", "untyped_storage", "device",
@@ -57,6 +69,18 @@ def _name(func):
 def torch_is_tensor(value):
     import torch
     return torch.is_tensor(value)
+
+
+def _in_place(name, args, kwargs):
+    """Whether a call writes into one of its arguments."""
+    if name in _IN_PLACE or (name.endswith("_") and not name.startswith("__")):
+        return True
+    if "out" in kwargs or kwargs.get("inplace") is True:
+        return True
+    # F.dropout(input, p, training, inplace), F.relu(input, inplace), ...
+    return len(args) > 1 and args[-1] is True and name in (
+        "dropout", "relu", "threshold", "hardtanh", "elu", "leaky_relu", "rrelu", "selu",
+        "celu", "silu", "mish", "hardswish", "hardsigmoid", "relu6")
 
 
 def _tensors(value):
@@ -101,19 +125,21 @@ class Recognizer:
             return type(value)(self._shadow(v) for v in value)
         return value
 
+    def _forget(self):
+        """Drops every shadow and every chain: after an in-place op, any of
+        them may describe a tensor whose value changed (through an alias,
+        too)."""
+        for table in ("shadows", "transposed", "scores", "probabilities"):
+            setattr(self, table, type(getattr(self, table))())
+
     def _track_shadow(self, func, args, kwargs, result):
         """Computes `result`'s shadow when every tensor argument has one (or
-        `func` is a factory with none); drops every shadow on an in-place
-        op."""
-        import torch
+        `func` is a factory with none), unless `func` draws random numbers
+        or leaves memory uninitialized."""
         from torch.utils._python_dispatch import _disable_current_modes
         name = _name(func)
-        if name.endswith("_") and not name.startswith("__") or name == "__setitem__" \
-                or "out" in kwargs:
-            self.shadows = type(self.shadows)()
-            return
         results = _tensors(result)
-        if not results:
+        if not results or any(word in name for word in _UNREPEATABLE):
             return
         inputs = _tensors(list(args) + list(kwargs.values()))
         if inputs:
@@ -152,8 +178,16 @@ class Recognizer:
     @staticmethod
     def _classify(value, shape, keep_where_true, boolean):
         import torch
+        if len(shape) < 2 or value.dim() > len(shape):
+            return None
+        # Only the last two dimensions are expanded: the leading ones stay as
+        # the mask has them (1 or the scores' size), so that the checks cost
+        # the mask's size, not the scores'.
+        value = value.reshape((1,) * (len(shape) - value.dim()) + tuple(value.shape))
+        if any(size not in (1, full) for size, full in zip(value.shape[:-2], shape[:-2])):
+            return None
         try:
-            value = value.expand(shape)
+            value = value.expand(tuple(value.shape[:-2]) + tuple(shape[-2:]))
         except RuntimeError:
             return None
         if boolean:
@@ -193,24 +227,39 @@ class Recognizer:
                 traced = mask if keep_where_true else ~mask
             else:
                 traced = mask == 0
-            folded.key_mask = traced.expand(scores.shape).any(dim=-2)
+            traced = traced.reshape((1,) * (scores.dim() - traced.dim()) + tuple(traced.shape))
+            key_kept = traced.expand(tuple(traced.shape[:-2]) + tuple(scores.shape[-2:]))
+            folded.key_mask = key_kept.any(dim=-2).expand(tuple(scores.shape[:-2])
+                                                           + (scores.shape[-1],))
         return folded
 
     def observe(self, func, args, kwargs, result):
         """Records what `func(*args, **kwargs) = result` means for shadows
-        and for attention chains."""
-        import torch
+        and for attention chains. Recognition never fails a trace: an
+        unexpected error only forgets what was recorded."""
         name = _name(func)
         if name in _IGNORED:
             return
-        self._track_shadow(func, args, kwargs, result)
+        if _in_place(name, args, kwargs):
+            self._forget()
+            return
+        try:
+            self._track_shadow(func, args, kwargs, result)
+            self._follow(name, args, kwargs, result)
+        except Exception:  # noqa: BLE001 (see the docstring)
+            self._forget()
+
+    def _follow(self, name, args, kwargs, result):
+        """The chain part of `observe`."""
+        import torch
         if not torch.is_tensor(result) or not args:
             return
         first = args[0]
         second = args[1] if len(args) > 1 else None
-        if name == "transpose" and torch.is_tensor(first) and len(args) == 3:
+        if name == "transpose" and torch.is_tensor(first) and len(args) == 3 \
+                and first.dim() >= 2:
             dims = {d % first.dim() for d in args[1:] if isinstance(d, int)}
-            if first.dim() >= 2 and dims == {first.dim() - 1, first.dim() - 2}:
+            if dims == {first.dim() - 1, first.dim() - 2}:
                 self.transposed[result] = first
         elif name in _MATMULS and torch.is_tensor(first) and torch.is_tensor(second):
             if second in self.transposed:
@@ -272,6 +321,8 @@ class Recognizer:
             return None
         chain = self.probabilities[probabilities]
         query, key = chain.query, chain.key
+        if torch.is_autocast_enabled(query.device.type):
+            return None  # the matmuls run in autocast's dtype there
         if any(t.dtype != query.dtype or t.dtype not in (torch.float32, torch.float64)
                for t in (key, value)):
             return None

@@ -127,12 +127,18 @@ public:
                    });
   }
 
-  /// exp(scores[i, j] - rowValue[i]).
+  /// exp(scores[i, j] - rowValue[i]), shifted by 0 where rowValue[i] is
+  /// -inf (a row without keys: exp(-inf) = 0, not NaN).
   Value exponentials(Value scores, Value rowValue) {
     return generic({scores, rowValue}, {map(2, {0, 1}), map(2, {0})},
                    init({rows, keys}), map(2, {0, 1}), 2, 0,
                    [&](OpBuilder &nb, ValueRange a) {
-                     Value shifted = arith::SubFOp::create(nb, loc, a[0], a[1]);
+                     Value noKeys =
+                         arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::OEQ,
+                                               a[1], negativeInfinity());
+                     Value shift = arith::SelectOp::create(
+                         nb, loc, noKeys, constant(0.0), a[1]);
+                     Value shifted = arith::SubFOp::create(nb, loc, a[0], shift);
                      return math::ExpOp::create(nb, loc, shifted).getResult();
                    });
   }
@@ -158,16 +164,13 @@ public:
                    });
   }
 
-  /// out[x, y] = sum_z lhs[lhsMap] rhs[rhsMap] * factor over (x, y, z).
+  /// out[x, y] = sum_z lhs[lhsMap] rhs[rhsMap] over (x, y, z).
   Value contract(Value lhs, ArrayRef<unsigned> lhsTail, Value rhs,
-                 ArrayRef<unsigned> rhsTail, int64_t sizeX, int64_t sizeY,
-                 Value factor = {}) {
+                 ArrayRef<unsigned> rhsTail, int64_t sizeX, int64_t sizeY) {
     return generic({lhs, rhs}, {map(3, lhsTail), map(3, rhsTail)},
                    init({sizeX, sizeY}, constant(0.0)), map(3, {0, 1}), 3, 1,
                    [&](OpBuilder &nb, ValueRange a) {
                      Value p = arith::MulFOp::create(nb, loc, a[0], a[1]);
-                     if (factor)
-                       p = arith::MulFOp::create(nb, loc, p, factor);
                      return arith::AddFOp::create(nb, loc, a[2], p).getResult();
                    });
   }
@@ -208,7 +211,14 @@ void decompose(RewriterBase &rewriter, AttentionOp op) {
   Value out = a.generic(
       {weighted, sums}, {a.map(2, {0, 1}), a.map(2, {0})}, a.init({a.rows, dv}),
       a.map(2, {0, 1}), 2, 0, [&](OpBuilder &nb, ValueRange x) {
-        return arith::DivFOp::create(nb, loc, x[0], x[1]).getResult();
+        // A row without keys (sum 0) has output 0, as PyTorch's safe
+        // softmax gives it.
+        Value quotient = arith::DivFOp::create(nb, loc, x[0], x[1]);
+        Value empty = arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::OEQ,
+                                            x[1], a.constant(0.0));
+        return arith::SelectOp::create(nb, loc, empty, a.constant(0.0),
+                                       quotient)
+            .getResult();
       });
   Value lse =
       a.generic({max, sums}, {a.map(1, {0}), a.map(1, {0})}, a.init({a.rows}),
@@ -241,14 +251,16 @@ void decompose(RewriterBase &rewriter, AttentionGradOp op) {
       a.init({a.rows, a.keys}), a.map(2, {0, 1}), 2, 0,
       [&](OpBuilder &nb, ValueRange x) {
         Value diff = arith::SubFOp::create(nb, loc, x[1], x[2]);
-        return arith::MulFOp::create(nb, loc, x[0], diff).getResult();
+        Value product = arith::MulFOp::create(nb, loc, x[0], diff);
+        return arith::MulFOp::create(nb, loc, product, a.scaleValue)
+            .getResult();
       });
-  // dQ[i, c] = scale sum_j dS[i, j] K[j, c]; dK[j, c] = scale sum_i dS[i, j]
-  // Q[i, c].
-  Value gradQuery =
-      a.contract(ds, {0, 2}, op.getKey(), {2, 1}, a.rows, d, a.scaleValue);
-  Value gradKey =
-      a.contract(ds, {2, 0}, op.getQuery(), {2, 1}, a.keys, d, a.scaleValue);
+  // dQ[i, c] = sum_j (scale dS)[i, j] K[j, c]; dK[j, c] = sum_i (scale
+  // dS)[i, j] Q[i, c]. The scale is applied to dS, not inside the
+  // contractions: IREE's CUDA backend cannot distribute a contraction whose
+  // body is more than a multiply-add ("failed to distribute").
+  Value gradQuery = a.contract(ds, {0, 2}, op.getKey(), {2, 1}, a.rows, d);
+  Value gradKey = a.contract(ds, {2, 0}, op.getQuery(), {2, 1}, a.keys, d);
   rewriter.replaceOp(op, {gradQuery, gradKey, gradValue});
 }
 

@@ -289,7 +289,12 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
           });
           return {max, e.add(e.mul(args[1], rescale), sum)};
         });
+    // A row without keys (every one masked) has sum 0 and output 0, as
+    // PyTorch's safe softmax gives it.
     Value inverse = arith::DivFOp::create(b, loc, e.constant(1.0), stats[1]);
+    Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                        stats[1], e.constant(0.0));
+    inverse = arith::SelectOp::create(b, loc, empty, e.constant(0.0), inverse);
     e.scaleRow(out, i, inverse, batch);
     Value logSum = math::LogOp::create(b, loc, stats[1]);
     e.store(e.add(stats[0], logSum), lse, batch, i);
@@ -314,7 +319,12 @@ void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
     e.loop(e.dim(e.query, e.rank - 2), {}, [&](Value i, ValueRange) {
       // D_i = dO_i . O_i: the softmax Jacobian's row term.
       Value rowTerm = e.dot(gradOut, i, out, i, batch);
+      // Shifted by 0 on a row without keys (lse -inf): its probabilities
+      // are exp(-inf) = 0, not NaN.
       Value rowLse = e.load(lse, batch, i);
+      Value noKeys = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                           rowLse, e.negativeInfinity());
+      rowLse = arith::SelectOp::create(b, loc, noKeys, e.constant(0.0), rowLse);
       e.blocks(e.keysOf(i), {},
                [&](Value first, Value length, ValueRange) {
                  e.loop(length, {}, [&](Value jj, ValueRange) {

@@ -56,8 +56,8 @@ def Ckpt_AttentionOp : Ckpt_AttentionBase<"attention", 3, 2> {
     and the optional `key_mask` (`[..., Sk]` of i1, the query's leading
     dimensions) masking the keys where it is false (a padding mask: key j
     takes part in S[i, j] only where key_mask[..., j]). A row left with no
-    key has a NaN output and a -inf log-sum-exp, as softmax over -inf
-    scores has in PyTorch's math attention.
+    key has a zero output, a -inf log-sum-exp and zero gradients, as
+    PyTorch's SDPA (its safe softmax) gives it.
     The op never materializes the `Sq x Sk` scores: lowered, it computes each
     output row with an online softmax, so neither it nor the saved state of
     its gradient holds anything with two sequence dimensions. `lse` (the row
