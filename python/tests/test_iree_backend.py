@@ -42,7 +42,7 @@ def test_gpt2_through_iree_within_its_peak(tmp_path):
     baseline = ckpt.run(step.mlir, step.entry, backend="iree-cpu", inputs=args, iterations=1)
     expected = [numpy.asarray(r) for r in ckpt.torch.reference(model, inputs, loss, targets)]
     assert len(baseline.outputs) == len(expected)
-    for budget in ("0.9", "0.7"):
+    for budget in ("0.7",):  # (0.9 too until stop 38; cut for CI time)
         remat = ckpt.run(step.mlir, step.entry, backend="iree-cpu", inputs=args,
                          iterations=1, budget=budget)
         iree = remat.report["iree"]

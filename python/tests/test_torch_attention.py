@@ -146,16 +146,17 @@ def test_which_calls_are_fused(kind, fused):
         == fused
     if kind == "padding-mask":
         assert step.mlir.count("xi1>) -> (tensor<") >= 6  # each op's last operand
-    unfused = ckpt.torch.export_training_step(model, (x, lengths), mse, targets=(target,),
-                                              fused_attention=False)
-    assert "ckpt.attention" not in unfused.mlir
+    if kind == "causal":  # one kind is enough for the switch
+        unfused = ckpt.torch.export_training_step(model, (x, lengths), mse, targets=(target,),
+                                                  fused_attention=False)
+        assert "ckpt.attention" not in unfused.mlir
 
 
 @pytest.mark.parametrize("kind", ["causal", "bidirectional", "grouped-query", "padding-mask"])
 def test_fused_gradients_equal_eager(kind):
     """Loss and gradients of the fused step equal eager autograd's (SDPA's
-    own CPU kernel) within rtol 1e-4 / atol 1e-5; remat at 0.6 leaves every
-    output bit-identical and meets the budget."""
+    own CPU kernel) within rtol 1e-4 / atol 1e-5; with the padding mask,
+    remat at 0.6 leaves every output bit-identical and meets the budget."""
     model, x, lengths, target = example(kind)
     reference = copy.deepcopy(model)
     step = TrainStep(model, mse, (x, lengths), (target,), build=BUILD, threads=1)
@@ -167,6 +168,8 @@ def test_fused_gradients_equal_eager(kind):
     for (name, p), want in zip(model.named_parameters(), reference.parameters()):
         torch.testing.assert_close(p.grad, want.grad, rtol=1e-4, atol=1e-5, msg=name)
 
+    if kind != "padding-mask":
+        return  # remat over the fused ops: checked once, on the masked kind
     exported = step.exported
     arguments = exported.arguments(copy.deepcopy(reference), (x, lengths), (target,))
     baseline = ckpt.run(exported.mlir, exported.entry, inputs=arguments, threads=1)
