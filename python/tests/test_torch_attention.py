@@ -15,12 +15,7 @@ import subprocess
 
 import pytest
 
-if os.environ.get("CKPT_REQUIRE_TORCH") == "1":
-    import torch
-    import torch_mlir  # noqa: F401
-else:
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("torch_mlir")
+from torch_required import torch  # noqa: E402 (skips or fails here)
 
 import torch.nn as nn
 import torch.nn.functional as F
@@ -109,11 +104,12 @@ class Attention(nn.Module):
 
 
 class Stack(nn.Module):
-    """Three residual attention layers with a GELU between: room for remat."""
+    """Three residual attention layers (`layer(kind)`: Attention or
+    WrittenOut) with a GELU between: room for remat."""
 
-    def __init__(self, kind):
+    def __init__(self, kind, layer=None):
         super().__init__()
-        self.layers = nn.ModuleList(Attention(kind) for _ in range(3))
+        self.layers = nn.ModuleList((layer or Attention)(kind) for _ in range(3))
 
     def forward(self, x, lengths):
         for layer in self.layers:
@@ -152,26 +148,34 @@ def test_which_calls_are_fused(kind, fused):
         assert "ckpt.attention" not in unfused.mlir
 
 
-@pytest.mark.parametrize("kind", ["causal", "bidirectional", "grouped-query", "padding-mask"])
-def test_fused_gradients_equal_eager(kind):
-    """Loss and gradients of the fused step equal eager autograd's (SDPA's
-    own CPU kernel) within rtol 1e-4 / atol 1e-5; with the padding mask,
-    remat at 0.6 leaves every output bit-identical and meets the budget."""
-    model, x, lengths, target = example(kind)
+def step_equals_eager(model, x, lengths, target):
+    """A TrainStep of `model` (one call) against eager autograd on a copy:
+    loss and gradients within rtol 1e-4 / atol 1e-5. Returns (step, the
+    untouched copy)."""
     reference = copy.deepcopy(model)
+    untouched = copy.deepcopy(model)
     step = TrainStep(model, mse, (x, lengths), (target,), build=BUILD, threads=1)
-    assert '"ckpt.attention"' in step.exported.mlir
     loss = step(x, lengths, target)
     expected = mse(reference(x, lengths), target)
     expected.backward()
     torch.testing.assert_close(loss, expected, rtol=1e-4, atol=1e-5)
     for (name, p), want in zip(model.named_parameters(), reference.parameters()):
         torch.testing.assert_close(p.grad, want.grad, rtol=1e-4, atol=1e-5, msg=name)
+    return step, untouched
 
+
+@pytest.mark.parametrize("kind", ["causal", "bidirectional", "grouped-query", "padding-mask"])
+def test_fused_gradients_equal_eager(kind):
+    """Loss and gradients of the fused step equal eager autograd's (SDPA's
+    own CPU kernel) within rtol 1e-4 / atol 1e-5; with the padding mask,
+    remat at 0.6 leaves every output bit-identical and meets the budget."""
+    model, x, lengths, target = example(kind)
+    step, untouched = step_equals_eager(model, x, lengths, target)
+    assert '"ckpt.attention"' in step.exported.mlir
     if kind != "padding-mask":
         return  # remat over the fused ops: checked once, on the masked kind
     exported = step.exported
-    arguments = exported.arguments(copy.deepcopy(reference), (x, lengths), (target,))
+    arguments = exported.arguments(untouched, (x, lengths), (target,))
     baseline = ckpt.run(exported.mlir, exported.entry, inputs=arguments, threads=1)
     remat = ckpt.run(exported.mlir, exported.entry, inputs=arguments, budget="0.6", threads=1)
     report = remat.report["functions"][0]
@@ -238,31 +242,13 @@ def test_written_out_attention(kind, fused):
     (a band), and scores changed in place (masked_fill_, /=) keep the math
     form. Gradients equal eager's either way."""
     torch.manual_seed(8)
-
-    class Model(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.layers = nn.ModuleList(WrittenOut(kind) for _ in range(3))
-
-        def forward(self, x, lengths):
-            for layer in self.layers:
-                x = x + F.gelu(layer(x, lengths))
-            return x
-
-    model = Model()
+    model = Stack(kind, WrittenOut)
     x = torch.randn(4, 32, 32)
     lengths = torch.tensor([32, 10, 3, 17])
     target = torch.randn(4, 32, 32)
-    reference = copy.deepcopy(model)
-    step = TrainStep(model, mse, (x, lengths), (target,), build=BUILD, threads=1)
+    step, _ = step_equals_eager(model, x, lengths, target)
     assert step.exported.mlir.count('"ckpt.attention"') == fused
     assert step.exported.mlir.count('"ckpt.attention_grad"') == fused
-    loss = step(x, lengths, target)
-    expected = mse(reference(x, lengths), target)
-    expected.backward()
-    torch.testing.assert_close(loss, expected, rtol=1e-4, atol=1e-5)
-    for (name, p), want in zip(model.named_parameters(), reference.parameters()):
-        torch.testing.assert_close(p.grad, want.grad, rtol=1e-4, atol=1e-5, msg=name)
 
 
 def test_unrepeatable_masks_and_autocast_keep_the_math_form():

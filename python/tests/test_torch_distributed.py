@@ -9,14 +9,8 @@ torch-mlir fails the suite instead of skipping it.
 import os
 import socket
 
-import pytest
 
-if os.environ.get("CKPT_REQUIRE_TORCH") == "1":
-    import torch
-    import torch_mlir  # noqa: F401
-else:
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("torch_mlir")
+from torch_required import torch  # noqa: E402 (skips or fails here)
 
 import torch.multiprocessing as multiprocessing
 

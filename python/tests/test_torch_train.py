@@ -14,12 +14,7 @@ import os
 
 import pytest
 
-if os.environ.get("CKPT_REQUIRE_TORCH") == "1":
-    import torch
-    import torch_mlir  # noqa: F401
-else:
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("torch_mlir")
+from torch_required import torch  # noqa: E402 (skips or fails here)
 
 import torch.nn as nn
 import torch.nn.functional as F
