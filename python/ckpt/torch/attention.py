@@ -47,8 +47,6 @@ LIBRARY = "ckpt"
 _CALL_PREFIX = "__ckpt_torch_"
 #: torch-mlir's name of an operator of the `ckpt` library (`torch.operator`).
 _OPERATOR_PREFIX = "torch.ckpt."
-#: The fused ops' element types.
-_FUSED_DTYPES = ("float32", "float64")
 
 _ops = None
 
@@ -148,15 +146,23 @@ def _key_mask(attn_mask, q, keys):
     return attn_mask.reshape(shape).expand(target).squeeze(-2)
 
 
-def _fusable(q, k, v, dropout_p):
-    """Whether ckpt's fused op computes this call (the mask aside): no
-    dropout, float32/float64 throughout, rank >= 2, equal ranks."""
-    if dropout_p != 0.0:
+def fusable_types(q, k, v):
+    """Whether ckpt::attention computes attention over q, k, v as their
+    types go: f32 or f64 throughout, outside autocast (where the math runs
+    in autocast's dtype), one rank >= 2."""
+    import torch
+    if torch.is_autocast_enabled(q.device.type):
         return False
-    if any(str(t.dtype).split(".")[-1] not in _FUSED_DTYPES or t.dtype != q.dtype
-           for t in (q, k, v)):
-        return False
-    return q.dim() >= 2 and q.dim() == k.dim() == v.dim()
+    return (q.dtype in (torch.float32, torch.float64) and k.dtype == v.dtype == q.dtype
+            and q.dim() == k.dim() == v.dim() >= 2)
+
+
+def fusable_shapes(q, k, v):
+    """Whether q, k, v have the shapes ckpt::attention takes: equal leading
+    dimensions, keys and values of one length, queries and keys of one
+    width."""
+    return (q.shape[:-2] == k.shape[:-2] and k.shape[:-1] == v.shape[:-1]
+            and q.shape[-1] == k.shape[-1])
 
 
 def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
@@ -164,17 +170,15 @@ def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
     """F.scaled_dot_product_attention through `ckpt::attention`, or None
     when the fused op does not compute it (then SDPA runs, and raises where
     PyTorch refuses the call: a mask with is_causal)."""
-    import torch
-    if not _fusable(q, k, v, dropout_p) or (attn_mask is not None and is_causal):
+    if dropout_p != 0.0 or (attn_mask is not None and is_causal) or \
+            not fusable_types(q, k, v):
         return None
-    if torch.is_autocast_enabled(q.device.type):
-        return None  # SDPA runs in autocast's dtype there
     if enable_gqa and q.dim() >= 3 and k.shape[-3] != q.shape[-3]:
         if q.shape[-3] % k.shape[-3] or q.shape[-3] % v.shape[-3]:
             return None
         k = k.repeat_interleave(q.shape[-3] // k.shape[-3], dim=-3)
         v = v.repeat_interleave(q.shape[-3] // v.shape[-3], dim=-3)
-    if q.shape[:-2] != k.shape[:-2] or k.shape[:-1] != v.shape[:-1] or q.shape[-1] != k.shape[-1]:
+    if not fusable_shapes(q, k, v):
         return None
     key_mask = None
     if attn_mask is not None:

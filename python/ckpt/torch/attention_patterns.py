@@ -33,6 +33,7 @@ while following. Under autocast nothing is fused (the written-out matmuls
 run in autocast's dtype).
 """
 
+import dataclasses
 import math
 
 #: Factories whose result depends on their arguments only (not random).
@@ -66,11 +67,6 @@ def _name(func):
     return getattr(func, "__name__", "")
 
 
-def torch_is_tensor(value):
-    import torch
-    return torch.is_tensor(value)
-
-
 def _in_place(name, args, kwargs):
     """Whether a call writes into one of its arguments."""
     if name in _IN_PLACE or (name.endswith("_") and not name.startswith("__")):
@@ -93,16 +89,16 @@ def _tensors(value):
     return []
 
 
+@dataclasses.dataclass(frozen=True)
 class _Chain:
     """The state of one written-out attention: q, k, the scale so far and
     the mask folded in (causal flag, key mask as a traced tensor or None)."""
-
-    def __init__(self, query, key):
-        self.query, self.key = query, key
-        self.scale = 1.0
-        self.masked = False
-        self.causal = False
-        self.key_mask = None
+    query: object
+    key: object
+    scale: float = 1.0
+    masked: bool = False
+    causal: bool = False
+    key_mask: object = None
 
 
 class Recognizer:
@@ -168,8 +164,9 @@ class Recognizer:
         """(causal, key mask of shape scores.shape[:-2] + (Sk,) as a shadow
         or None) for a mask with a known value, or None when the mask is
         not one the fused op takes."""
+        import torch
         from torch.utils._python_dispatch import _disable_current_modes
-        if not torch_is_tensor(mask) or mask not in self.shadows:
+        if not torch.is_tensor(mask) or mask not in self.shadows:
             return None
         with _disable_current_modes():  # real tensors, outside the trace
             return self._classify(self.shadows[mask], tuple(scores.shape),
@@ -217,10 +214,8 @@ class Recognizer:
         kind = self._mask_kind(scores, mask, keep_where_true, boolean)
         if kind is None:
             return None
-        folded = _Chain(chain.query, chain.key)
-        folded.scale = chain.scale
-        folded.masked = True
-        folded.causal, key_kept = kind
+        causal, key_kept = kind
+        key_mask = None
         if key_kept is not None:
             # A constant of the traced graph, computed in it from the mask.
             if boolean:
@@ -229,9 +224,9 @@ class Recognizer:
                 traced = mask == 0
             traced = traced.reshape((1,) * (scores.dim() - traced.dim()) + tuple(traced.shape))
             key_kept = traced.expand(tuple(traced.shape[:-2]) + tuple(scores.shape[-2:]))
-            folded.key_mask = key_kept.any(dim=-2).expand(tuple(scores.shape[:-2])
-                                                           + (scores.shape[-1],))
-        return folded
+            key_mask = key_kept.any(dim=-2).expand(tuple(scores.shape[:-2])
+                                                    + (scores.shape[-1],))
+        return dataclasses.replace(chain, masked=True, causal=causal, key_mask=key_mask)
 
     def observe(self, func, args, kwargs, result):
         """Records what `func(*args, **kwargs) = result` means for shadows
@@ -270,12 +265,10 @@ class Recognizer:
                     isinstance(factor, (int, float)) and not isinstance(factor, bool) \
                     and factor != 0 and not self.scores[scores].masked:
                 chain = self.scores[scores]
-                scaled = _Chain(chain.query, chain.key)
-                scaled.scale = chain.scale * factor if name in _MULS else \
-                    chain.scale / factor
-                if (name in _DIVS and first is not scores) or not math.isfinite(scaled.scale):
+                scale = chain.scale * factor if name in _MULS else chain.scale / factor
+                if (name in _DIVS and first is not scores) or not math.isfinite(scale):
                     return
-                self.scores[result] = scaled
+                self.scores[result] = dataclasses.replace(chain, scale=scale)
         elif name in _ADDS and torch.is_tensor(first) and torch.is_tensor(second) \
                 and kwargs.get("alpha", 1) == 1:
             scores, mask = (first, second) if first in self.scores else (second, first)
@@ -321,16 +314,9 @@ class Recognizer:
             return None
         chain = self.probabilities[probabilities]
         query, key = chain.query, chain.key
-        if torch.is_autocast_enabled(query.device.type):
-            return None  # the matmuls run in autocast's dtype there
-        if any(t.dtype != query.dtype or t.dtype not in (torch.float32, torch.float64)
-               for t in (key, value)):
+        from .attention import _define_ops, fusable_shapes, fusable_types
+        if not (fusable_types(query, key, value) and fusable_shapes(query, key, value)):
             return None
-        if not (query.dim() == key.dim() == value.dim() >= 2) or \
-                query.shape[:-2] != key.shape[:-2] or key.shape[:-1] != value.shape[:-1] \
-                or query.shape[-1] != key.shape[-1]:
-            return None
-        from .attention import _define_ops
         attention, _ = _define_ops()
         out, _lse = attention(query, key, value, chain.causal, float(chain.scale),
                               chain.key_mask)

@@ -113,8 +113,8 @@ public:
                      Value scaled =
                          arith::MulFOp::create(nb, loc, a[0], scaleValue);
                      if (keyMask)
-                       scaled = arith::SelectOp::create(
-                           nb, loc, a[1], scaled, negativeInfinity());
+                       scaled = arith::SelectOp::create(nb, loc, a[1], scaled,
+                                                        negativeInfinity());
                      if (!causal)
                        return scaled;
                      Value i = linalg::IndexOp::create(nb, loc, batchRank);
@@ -130,17 +130,16 @@ public:
   /// exp(scores[i, j] - rowValue[i]), shifted by 0 where rowValue[i] is
   /// -inf (a row without keys: exp(-inf) = 0, not NaN).
   Value exponentials(Value scores, Value rowValue) {
-    return generic({scores, rowValue}, {map(2, {0, 1}), map(2, {0})},
-                   init({rows, keys}), map(2, {0, 1}), 2, 0,
-                   [&](OpBuilder &nb, ValueRange a) {
-                     Value noKeys =
-                         arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::OEQ,
-                                               a[1], negativeInfinity());
-                     Value shift = arith::SelectOp::create(
-                         nb, loc, noKeys, constant(0.0), a[1]);
-                     Value shifted = arith::SubFOp::create(nb, loc, a[0], shift);
-                     return math::ExpOp::create(nb, loc, shifted).getResult();
-                   });
+    return generic(
+        {scores, rowValue}, {map(2, {0, 1}), map(2, {0})}, init({rows, keys}),
+        map(2, {0, 1}), 2, 0, [&](OpBuilder &nb, ValueRange a) {
+          Value noKeys = arith::CmpFOp::create(
+              nb, loc, arith::CmpFPredicate::OEQ, a[1], negativeInfinity());
+          Value shift =
+              arith::SelectOp::create(nb, loc, noKeys, constant(0.0), a[1]);
+          Value shifted = arith::SubFOp::create(nb, loc, a[0], shift);
+          return math::ExpOp::create(nb, loc, shifted).getResult();
+        });
   }
 
   /// sum over the last dimension of (rows x keys) `x`, or its maximum.

@@ -99,21 +99,21 @@ public:
   /// sum_d a[batch, i, d] * c[batch, j, d].
   Value dot(Value a, Value i, Value c, Value j, ValueRange batch) {
     Value size = dim(a, rank - 1);
-    return loop(size, {constant(0.0)},
-                [&](Value d, ValueRange acc) -> SmallVector<Value> {
-                  Value product =
-                      arith::MulFOp::create(b, loc, load(a, batch, i, d),
-                                            load(c, batch, j, d), reassociable());
-                  return {arith::AddFOp::create(b, loc, acc[0], product,
-                                                reassociable())
-                              .getResult()};
-                })[0];
+    return loop(
+        size, {constant(0.0)},
+        [&](Value d, ValueRange acc) -> SmallVector<Value> {
+          Value product =
+              arith::MulFOp::create(b, loc, load(a, batch, i, d),
+                                    load(c, batch, j, d), reassociable());
+          return {arith::AddFOp::create(b, loc, acc[0], product, reassociable())
+                      .getResult()};
+        })[0];
   }
 
   /// A stack row of kKeyBlock elements (one block's scores).
   Value blockRow() {
-    return memref::AllocaOp::create(
-        b, loc, MemRefType::get({kKeyBlock}, element));
+    return memref::AllocaOp::create(b, loc,
+                                    MemRefType::get({kKeyBlock}, element));
   }
 
   /// Walks keys [0, keys) in blocks of kKeyBlock; `body` gets the block's
@@ -127,8 +127,7 @@ public:
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(nested.getInsertionBlock());
           Value left = arith::SubIOp::create(b, loc, keys, first);
-          Value length =
-              arith::MinUIOp::create(b, loc, left, index(kKeyBlock));
+          Value length = arith::MinUIOp::create(b, loc, left, index(kKeyBlock));
           SmallVector<Value> next = body(first, length, args);
           scf::YieldOp::create(b, loc, next);
         });
@@ -137,15 +136,14 @@ public:
 
   /// row[jj] = exp(row[jj] - shift) for jj < length; returns their sum.
   Value exponentiate(Value row, Value length, Value shift) {
-    return loop(length, {constant(0.0)},
-                [&](Value jj, ValueRange acc) -> SmallVector<Value> {
-                  Value p = exp(sub(memref::LoadOp::create(b, loc, row, jj),
-                                    shift));
-                  memref::StoreOp::create(b, loc, p, row, jj);
-                  return {arith::AddFOp::create(b, loc, acc[0], p,
-                                                reassociable())
-                              .getResult()};
-                })[0];
+    return loop(
+        length, {constant(0.0)},
+        [&](Value jj, ValueRange acc) -> SmallVector<Value> {
+          Value p = exp(sub(memref::LoadOp::create(b, loc, row, jj), shift));
+          memref::StoreOp::create(b, loc, p, row, jj);
+          return {arith::AddFOp::create(b, loc, acc[0], p, reassociable())
+                      .getResult()};
+        })[0];
   }
 
   /// buffer[batch, row, :] *= factor.
@@ -168,6 +166,15 @@ public:
 
   Value negativeInfinity() {
     return constant(-std::numeric_limits<double>::infinity());
+  }
+
+  /// `x` as the shift of exp(s - shift): x, or 0 where x is -inf (a row
+  /// whose keys are all masked, so far or at all), so that exp(-inf -
+  /// shift) is 0, not NaN.
+  Value shiftOf(Value x) {
+    Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                       negativeInfinity());
+    return arith::SelectOp::create(b, loc, none, constant(0.0), x);
   }
 
   /// The number of keys row `i` attends to.
@@ -267,17 +274,13 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
                 Value j = arith::AddIOp::create(b, loc, first, jj);
                 Value s = e.score(batch, i, j);
                 memref::StoreOp::create(b, loc, s, scores, jj);
-                return {arith::MaximumFOp::create(b, loc, max[0], s)
-                            .getResult()};
+                return {
+                    arith::MaximumFOp::create(b, loc, max[0], s).getResult()};
               })[0];
           Value max = arith::MaximumFOp::create(b, loc, args[0], blockMax);
-          // Shifted by 0 while every key so far is masked (max -inf), so
-          // that exp(-inf - shift) is 0, not NaN, and a later block's keys
-          // still count.
-          Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                             max, negInf);
-          Value shift =
-              arith::SelectOp::create(b, loc, none, e.constant(0.0), max);
+          // While every key so far is masked, a later block's keys still
+          // count.
+          Value shift = e.shiftOf(max);
           Value sum = e.exponentiate(scores, length, shift);
           Value rescale = e.exp(e.sub(args[0], shift));
           e.scaleRow(out, i, rescale, batch);
@@ -319,40 +322,35 @@ void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
     e.loop(e.dim(e.query, e.rank - 2), {}, [&](Value i, ValueRange) {
       // D_i = dO_i . O_i: the softmax Jacobian's row term.
       Value rowTerm = e.dot(gradOut, i, out, i, batch);
-      // Shifted by 0 on a row without keys (lse -inf): its probabilities
-      // are exp(-inf) = 0, not NaN.
-      Value rowLse = e.load(lse, batch, i);
-      Value noKeys = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                           rowLse, e.negativeInfinity());
-      rowLse = arith::SelectOp::create(b, loc, noKeys, e.constant(0.0), rowLse);
-      e.blocks(e.keysOf(i), {},
-               [&](Value first, Value length, ValueRange) {
-                 e.loop(length, {}, [&](Value jj, ValueRange) {
-                   Value j = arith::AddIOp::create(b, loc, first, jj);
-                   memref::StoreOp::create(b, loc, e.score(batch, i, j),
-                                           probabilities, jj);
-                   return SmallVector<Value>{};
-                 });
-                 e.exponentiate(probabilities, length, rowLse);
-                 e.loop(length, {}, [&](Value jj, ValueRange) {
-                   Value j = arith::AddIOp::create(b, loc, first, jj);
-                   Value p = memref::LoadOp::create(b, loc, probabilities, jj);
-                   Value dp = e.dot(gradOut, i, e.value, j, batch);
-                   Value ds = e.mul(e.mul(p, e.sub(dp, rowTerm)), e.scaleValue);
-                   memref::StoreOp::create(b, loc, ds, gradScores, jj);
-                   return SmallVector<Value>{};
-                 });
-                 e.loop(length, {}, [&](Value jj, ValueRange) {
-                   Value j = arith::AddIOp::create(b, loc, first, jj);
-                   Value p = memref::LoadOp::create(b, loc, probabilities, jj);
-                   Value ds = memref::LoadOp::create(b, loc, gradScores, jj);
-                   e.axpy(dv, j, Value(), p, gradOut, i, batch);
-                   e.axpy(dq, i, Value(), ds, e.key, j, batch);
-                   e.axpy(dk, j, Value(), ds, e.query, i, batch);
-                   return SmallVector<Value>{};
-                 });
-                 return SmallVector<Value>{};
-               });
+      // A row without keys (lse -inf) has probabilities 0.
+      Value rowLse = e.shiftOf(e.load(lse, batch, i));
+      e.blocks(e.keysOf(i), {}, [&](Value first, Value length, ValueRange) {
+        e.loop(length, {}, [&](Value jj, ValueRange) {
+          Value j = arith::AddIOp::create(b, loc, first, jj);
+          memref::StoreOp::create(b, loc, e.score(batch, i, j), probabilities,
+                                  jj);
+          return SmallVector<Value>{};
+        });
+        e.exponentiate(probabilities, length, rowLse);
+        e.loop(length, {}, [&](Value jj, ValueRange) {
+          Value j = arith::AddIOp::create(b, loc, first, jj);
+          Value p = memref::LoadOp::create(b, loc, probabilities, jj);
+          Value dp = e.dot(gradOut, i, e.value, j, batch);
+          Value ds = e.mul(e.mul(p, e.sub(dp, rowTerm)), e.scaleValue);
+          memref::StoreOp::create(b, loc, ds, gradScores, jj);
+          return SmallVector<Value>{};
+        });
+        e.loop(length, {}, [&](Value jj, ValueRange) {
+          Value j = arith::AddIOp::create(b, loc, first, jj);
+          Value p = memref::LoadOp::create(b, loc, probabilities, jj);
+          Value ds = memref::LoadOp::create(b, loc, gradScores, jj);
+          e.axpy(dv, j, Value(), p, gradOut, i, batch);
+          e.axpy(dq, i, Value(), ds, e.key, j, batch);
+          e.axpy(dk, j, Value(), ds, e.query, i, batch);
+          return SmallVector<Value>{};
+        });
+        return SmallVector<Value>{};
+      });
       return SmallVector<Value>{};
     });
   });
