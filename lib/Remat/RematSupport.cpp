@@ -6,6 +6,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -87,8 +88,17 @@ func::FuncOp TrialFunctions::keep(func::FuncOp original, func::FuncOp trial) {
   return trial;
 }
 
+void mlir::ckpt::eraseUnusedOps(func::FuncOp func) {
+  // Latest first, so that an op only a dead op read is dead in turn.
+  for (Block &block : func.getBody())
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (isOpTriviallyDead(&op))
+        op.erase();
+}
+
 FailureOr<ActivationTimeline> TrialFunctions::analyze(ModuleOp module,
                                                       func::FuncOp trial) {
+  eraseUnusedOps(trial);
   ScopedDiagnosticHandler dropped(module.getContext(),
                                   [](Diagnostic &) { return success(); });
   return analyzeFunction(module, trial);

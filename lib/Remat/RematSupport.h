@@ -30,6 +30,10 @@ std::string formatLocation(Location loc);
 /// op's name.
 std::string describeValue(Operation *op);
 
+/// Erases the ops of `func`'s body whose results nobody uses and that have
+/// no side effects (transitively).
+void eraseUnusedOps(func::FuncOp func);
+
 /// Analyzes `func` as bufferization will see it in `module`.
 FailureOr<ActivationTimeline> analyzeFunction(ModuleOp module,
                                               func::FuncOp func);
@@ -57,8 +61,11 @@ public:
   /// Replaces `original` by `trial`, which takes its name and visibility and
   /// is no longer a trial; returns it.
   func::FuncOp keep(func::FuncOp original, func::FuncOp trial);
-  /// The forecast of `trial`, with the diagnostics of a failed analysis
-  /// dropped.
+  /// The forecast of `trial` as the pipeline will bufferize it: the ops the
+  /// rewrite left unused (an original view whose readers now read a
+  /// recomputation) are erased first, as the pipeline's cleanup erases
+  /// them, since a use by a dead op would keep its operand alive in the
+  /// forecast. Diagnostics of a failed analysis are dropped.
   FailureOr<ActivationTimeline> analyze(ModuleOp module, func::FuncOp trial);
 
 private:
