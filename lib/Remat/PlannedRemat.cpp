@@ -137,6 +137,7 @@ LogicalResult mlir::ckpt::planFunction(ModuleOp module, func::FuncOp &func,
       // Another plan, aiming a little lower, often can be (the heuristics
       // are not monotone in the budget); a few are tried before giving up.
       // To minimize, the aim is already as low as the model goes: higher.
+      ++outcome.unappliablePlans;
       if (++unappliable > kUnappliableRetries)
         break;
       aim += (minimize ? 1 : -1) * std::max<int64_t>(aim / 50, 1);

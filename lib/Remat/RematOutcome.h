@@ -85,6 +85,9 @@ struct FunctionOutcome {
   std::optional<uint64_t> lowerBoundCostUnits;
   std::string formulation = "none";
   bool isProvenOptimal = false;
+  /// Planner schedules the IR could not take (applySchedule failed), each
+  /// followed by a plan aiming a little lower.
+  unsigned unappliablePlans = 0;
   /// Set when no schedule met the budget and on-infeasible=min applied the
   /// smallest peak found instead (peakBytes > budgetBytes).
   bool budgetMissed = false;

@@ -156,6 +156,8 @@ void writeJSON(raw_ostream &os, ArrayRef<FunctionOutcome> outcomes,
                              static_cast<int64_t>(outcome.modelCostUnits));
               json.attribute("optimal", outcome.isProvenOptimal);
               json.attribute("formulation", outcome.formulation);
+              json.attribute("unappliable_plans",
+                             static_cast<int64_t>(outcome.unappliablePlans));
               if (outcome.optimalityGap)
                 json.attribute("gap", *outcome.optimalityGap);
               if (outcome.lowerBoundCostUnits)

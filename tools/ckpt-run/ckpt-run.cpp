@@ -513,6 +513,8 @@ struct RematFigures {
   int64_t recomputeCount = 0;
   int64_t extraFlops = 0;
   int64_t baselineFlops = 0;
+  /// Planner schedules the IR could not take (0 without a planner).
+  int64_t unappliablePlans = 0;
   std::string solver;
 };
 
@@ -541,6 +543,10 @@ RematFigures readRematReport(StringRef path) {
         figures.baselineFlops =
             function->getInteger("baseline_flops").value_or(0);
         figures.solver = function->getString("solver").value_or("").str();
+        if (const llvm::json::Object *model =
+                function->getObject("planner_model"))
+          figures.unappliablePlans =
+              model->getInteger("unappliable_plans").value_or(0);
         return figures;
       }
   fail("the remat report has no entry for '@" + entryName + "'");
@@ -688,10 +694,10 @@ int runTool(int argc, char **argv) {
     llvm::outs() << llvm::formatv(
         "remat: budget={0} solver={1} median_step_time_s={2:e3} "
         "peak_bytes={3} budget_bytes={4} estimated_peak_bytes={5} "
-        "recompute_count={6} extra_flops={7}\n",
+        "recompute_count={6} extra_flops={7} unappliable_plans={8}\n",
         budget, figures.solver, remat->medianSeconds(), remat->peakBytes,
         figures.budgetBytes, figures.estimatedPeakBytes, figures.recomputeCount,
-        figures.extraFlops);
+        figures.extraFlops, figures.unappliablePlans);
     llvm::outs() << llvm::formatv(
         "peak_ratio={0:f4} step_time_ratio={1:f3} flop_overhead={2:P} "
         "estimate_error={3:P} outputs_identical={4} within_budget={5}\n",

@@ -10,8 +10,10 @@ bytes, and byte counts uniform in [minimum, baseline)); and one
 
 A case (program, solver, budget) passes when the outputs are bit-identical
 and the measured peak is within the budget. Otherwise it is a mismatch, a
-budget violation, a failure (the budget does not compile, or ckpt-run
-crashes) or infeasible: ckpt-remat calls the budget infeasible although it
+budget violation, a failure (the budget does not compile, ckpt-run
+crashes, or a planner schedule on the way could not be applied to the IR:
+the planner's model and the IR disagree, `unappliable_plans` in the remat
+report) or infeasible: ckpt-remat calls the budget infeasible although it
 is at or above the minimum that budget=min found. budget=min itself may
 fail that way ("infeasible at budget=min"); the budgets above the smallest
 peak its error states are then tested. Infeasible budgets fail the run
@@ -178,9 +180,11 @@ class Tester:
     def compare(self, path, solver, budgets):
         """One ckpt-run --compare over all budgets: ({budget: result}, the
         process), each result a dict with `status` (pass, mismatch,
-        violation, infeasible: ckpt-remat called the budget (at or above the
-        solver's own minimum) infeasible, failed: another compile failure,
-        crash: no result) and `recompute_count`."""
+        violation, unappliable: the result passed but a planner schedule on
+        the way could not be applied to the IR, infeasible: ckpt-remat
+        called the budget (at or above the solver's own minimum) infeasible,
+        failed: another compile failure, crash: no result) and
+        `recompute_count`."""
         r = run(self.run_command(path, solver, budgets))
         results = {}
         current = None
@@ -193,8 +197,10 @@ class Tester:
             m = re.match(r"remat: budget=(\S+) .*recompute_count=(\d+)", line)
             if m:
                 current = m.group(1)
+                unappliable = re.search(r"unappliable_plans=(\d+)", line)
                 results[current] = dict(status="crash", recompute_count=int(m.group(2)),
-                                        line=line)
+                                        unappliable=int(unappliable.group(1)) if unappliable
+                                        else 0, line=line)
                 continue
             m = re.match(r"peak_ratio=.*outputs_identical=(\w+) within_budget=(\w+)", line)
             if m and current is not None:
@@ -204,6 +210,8 @@ class Tester:
                     res["status"] = "mismatch"
                 elif m.group(2) != "yes":
                     res["status"] = "violation"
+                elif res["unappliable"]:
+                    res["status"] = "unappliable"
                 else:
                     res["status"] = "pass"
                 current = None
