@@ -78,6 +78,16 @@ if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('transf
     "torchvision==$torchvision_version" "ml_dtypes==$ml_dtypes_version" "torch==$torch_version"
 fi
 
+# HiGHS (highspy), the independent Checkmate MILP that the planner's
+# benchmark checks `auto` against (benchmarks/planner/checkmate_highs.py,
+# test/Planner/checkmate-highs.test). About 5 s and 8 MB the first time
+# here.
+highspy_version=1.16.0
+if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('highspy') != '$highspy_version')" 2>/dev/null; then
+  echo "setup-deps: installing highspy $highspy_version with pip"
+  python3 -m pip install -q --disable-pip-version-check "highspy==$highspy_version"
+fi
+
 # IREE's compiler and runtime tools (iree-compile, iree-run-module) from the
 # package index: ckpt's output through IREE (test/Integration/IREE,
 # ckpt-recompute-to-barrier). About 10 s and 390 MB the first time here.

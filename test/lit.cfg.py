@@ -110,6 +110,12 @@ if config.ckpt_cuda_runtime_built:
 # package index, scripts/setup-deps.sh): ckpt's output through IREE.
 if shutil.which("iree-compile") and shutil.which("iree-run-module"):
     config.available_features.add("iree")
+# HiGHS (highspy, scripts/setup-deps.sh) in the python3 the tests run: the
+# independent Checkmate MILP of benchmarks/planner/checkmate_highs.py.
+import subprocess  # noqa: E402
+if subprocess.run(["python3", "-c", "import highspy"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("highspy")
 # libckpt_blas_runtime with its f32 GEMMs over oneDNN's dnnl_sgemm.
 if config.ckpt_blas_dnnl:
     config.available_features.add("dnnl")

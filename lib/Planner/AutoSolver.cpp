@@ -31,8 +31,7 @@ void noteBound(std::optional<CostBound> &bound, const PlanResult &result) {
       result.formulation == PlanFormulation::None)
     return;
   CostBound candidate{result.formulation, *result.lowerBoundCostUnits};
-  bool isProgramOrder =
-      candidate.formulation == PlanFormulation::ProgramOrder;
+  bool isProgramOrder = candidate.formulation == PlanFormulation::ProgramOrder;
   if (!bound ||
       (isProgramOrder && bound->formulation != PlanFormulation::ProgramOrder) ||
       (candidate.formulation == bound->formulation &&
@@ -96,16 +95,16 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
             problem, budgetBytes, ilpOptions, &greedyResult)))
       return std::move(error);
   }
-  // The exact model gets a quarter of the limit at most, a tenth when the
-  // others found no schedule within the budget (it rarely finds one then,
-  // and an infeasible budget is planned again lower): planning calls stay
-  // fast where it cannot prove (the remat pass plans several times per
-  // function).
+  // The exact model gets a quarter of the limit at most: planning calls
+  // stay fast where it cannot prove (the remat pass plans several times per
+  // function). When the others found no schedule within the budget it
+  // searches for a feasible one first, and a budget they miss is often
+  // feasible in the class (tight budgets on small graphs).
   if (runsExact) {
     SolverOptions exactOptions = options;
     exactOptions.timeLimitSeconds = std::max(
         0.5, std::min(options.timeLimitSeconds - timer.elapsedSeconds(),
-                      options.timeLimitSeconds / (best ? 4 : 10)));
+                      options.timeLimitSeconds / 4));
     // Greedy's (infeasible) result when nothing fit: solveExact would solve
     // greedy again at the same budget for its start.
     llvm::Expected<PlanResult> exact = solveExact(
@@ -125,9 +124,8 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
     uint64_t lower = std::min(bound->costUnits, best->costUnits);
     best->formulation = bound->formulation;
     best->lowerBoundCostUnits = lower;
-    best->optimalityGap =
-        static_cast<double>(best->costUnits - lower) /
-        std::max<uint64_t>(1, best->costUnits);
+    best->optimalityGap = static_cast<double>(best->costUnits - lower) /
+                          std::max<uint64_t>(1, best->costUnits);
   }
   best->solverName = "auto(" + best->solverName + ")";
   best->solveTimeSeconds = timer.elapsedSeconds();
