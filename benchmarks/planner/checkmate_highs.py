@@ -36,8 +36,10 @@ stage, in index order): stage t computes node t for the first time.
 
 prints per budget the MILP's extra cost (proven or with its gap) and
 `ckpt-plan --solver=auto`'s, and whether auto meets the planner issue's
-target: extra(auto) <= 1.01 x extra(optimum) + 0.0005 x baseline cost.
-Needs `highspy` (scripts/setup-deps.sh installs it).
+target: extra(auto) <= 1.01 x extra(optimum) + 0.0005 x baseline cost
+(`ok`, else `miss`; also `miss` when auto finds no schedule where HiGHS
+found one, proven or not, and `?` when auto finds one where HiGHS proves
+there is none). Exits 1 on a miss. Needs `highspy` (scripts/setup-deps.sh installs it).
 """
 
 import argparse
@@ -348,6 +350,8 @@ def main():
                         else "miss"
             elif milp["status"] == "infeasible":
                 verdict = "ok" if extra_auto is None else "?"
+            elif extra_opt is not None and extra_auto is None:
+                verdict = "miss"  # a schedule exists; auto called it infeasible
             misses += verdict == "miss"
             extra_opt_text = f"{extra_opt:11d}" if extra_opt is not None else f"{'-':>11}"
             print(f"{name:28} {graph.n:5d} {fraction:>6} {extra_opt_text} {milp_text:>10} "
