@@ -139,6 +139,7 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   // The outlined nests' buffers that nothing else reaches, as noalias
   // pointers.
   pm.addPass(ckpt::createApplyNoAliasPointersPass());
+  pm.addPass(ckpt::createBooleansAsBytesPass());
   // Line tables from the snapshot's locations.
   if (!options.profileIR.empty())
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());

@@ -614,6 +614,37 @@ def ApproximateMathPass : Pass<"ckpt-approximate-math"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def BooleansAsBytesPass : Pass<"ckpt-booleans-as-bytes", "mlir::ModuleOp"> {
+  let summary = "Load and store i1 values in memory as bytes (llvm.load/"
+                "llvm.store of i8 with a truncation or zero extension)";
+  let description = [{
+    A memref of i1 keeps one element per byte. An `llvm.load` of an i1 from
+    such a buffer is an access LLVM's loop vectorizer cannot widen into a
+    vector load (an `<N x i1>` in memory is N bits, not N bytes): a loop
+    reading a boolean mask per element (a saved comparison, a padding or
+    window mask) was vectorized with one scalar byte load per lane, and the
+    lanes assembled into a mask register. On the LLVM dialect this pass
+    rewrites every scalar i1 load into a load of the byte and an
+    `llvm.trunc` to i1, and every i1 store into an `llvm.zext` to i8 and a
+    byte store, so that such loops load and store byte vectors. The bytes
+    hold 0 or 1 as before (the stores write the zero-extended value), so
+    the program's results do not change; nothing is allocated.
+
+    Example:
+
+    ```mlir
+    %b = llvm.load %p : !llvm.ptr -> i1
+    llvm.store %c, %q : i1, !llvm.ptr
+    // becomes:
+    %0 = llvm.load %p : !llvm.ptr -> i8
+    %b = llvm.trunc %0 : i8 to i1
+    %1 = llvm.zext %c : i1 to i8
+    llvm.store %1, %q : i8, !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def ApplyNoAliasPointersPass : Pass<"ckpt-apply-noalias-pointers",
                                     "mlir::ModuleOp"> {
   let summary = "Mark the pointer arguments recorded by "
