@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -112,7 +113,6 @@ if shutil.which("iree-compile") and shutil.which("iree-run-module"):
     config.available_features.add("iree")
 # HiGHS (highspy, scripts/setup-deps.sh) in the python3 the tests run: the
 # independent Checkmate MILP of benchmarks/planner/checkmate_highs.py.
-import subprocess  # noqa: E402
 if subprocess.run(["python3", "-c", "import highspy"],
                   capture_output=True).returncode == 0:
     config.available_features.add("highspy")

@@ -43,6 +43,7 @@ there is none). Exits 1 on a miss. Needs `highspy` (scripts/setup-deps.sh instal
 """
 
 import argparse
+import heapq
 import json
 import os
 import subprocess
@@ -64,7 +65,6 @@ class Graph:
             if source not in preds[target]:
                 preds[target].append(source)
         # Kahn's algorithm, earliest id first (as RematProblem::create).
-        import heapq
         indegree = [len(p) for p in preds]
         succs = [[] for _ in nodes]
         for v, p in enumerate(preds):
@@ -157,6 +157,7 @@ def solve(graph, budget, time_limit):
     sequence, seconds); cost and sequence from the best schedule HiGHS found
     (checked by `simulate`), bound its lower bound on the cost."""
     import highspy
+    import numpy as np
 
     n = graph.n
     # HiGHS prints a banner when constructed, before output_flag applies.
@@ -204,19 +205,14 @@ def solve(graph, budget, time_limit):
     def row(terms, lower=-inf, upper=inf):
         rows.append((lower, upper, terms))
 
-    def resident_next(t, i):
-        # S[t+1, i], which for t + 1 == i does not exist (i not computed yet).
-        return S.get((t + 1, i))
-
+    # S[t+1, i] exists for every i <= t (S[n, i] for the last stage).
     for t in range(n):
         for i in range(t + 1):
             # S[t+1,i] <= S[t,i] + R[t,i]
-            s_next = resident_next(t, i)
-            if s_next is not None:
-                terms = [(s_next, 1.0), (R[t, i], -1.0)]
-                if (t, i) in S:
-                    terms.append((S[t, i], -1.0))
-                row(terms, upper=0.0)
+            terms = [(S[t + 1, i], 1.0), (R[t, i], -1.0)]
+            if (t, i) in S:
+                terms.append((S[t, i], -1.0))
+            row(terms, upper=0.0)
         for j in range(t + 1):
             for i in graph.preds[j]:
                 # R[t,j] <= R[t,i] + S[t,i]
@@ -229,9 +225,7 @@ def solve(graph, budget, time_limit):
             for k in [i] + readers:
                 f = F[t, i, k]
                 row([(f, 1.0), (R[t, k], -1.0)], upper=0.0)
-                s_next = resident_next(t, i)
-                if s_next is not None:
-                    row([(f, 1.0), (s_next, 1.0)], upper=1.0)
+                row([(f, 1.0), (S[t + 1, i], 1.0)], upper=1.0)
                 for j in readers:
                     if j > k:
                         row([(f, 1.0), (R[t, j], 1.0)], upper=1.0)
@@ -248,7 +242,6 @@ def solve(graph, budget, time_limit):
                 if (t, i, k) in F:
                     freed.append((F[t, i, k], -float(graph.bytes[i])))
 
-    import numpy as np
     lp = highspy.HighsLp()
     lp.num_col_ = len(columns["cost"])
     lp.num_row_ = len(rows)

@@ -419,11 +419,12 @@ ckpt::planner::solveExact(const RematProblem &problem, uint64_t budgetBytes,
           startValues.push_back(value);
         }
 
-  // Without a feasible start (the others found no schedule within the
-  // budget), a feasible schedule first: the model without its objective is
-  // solved at its first integer point, which CBC reaches far sooner than one
-  // it must also improve (3/4 of the time: without it nothing is found); the
-  // model then starts from it.
+  // Without a start in the class's form (the others found no schedule
+  // within the budget, or one the class cannot express), a feasible
+  // schedule first: the model without its objective is solved to its first
+  // integer point, which CBC reaches far sooner than one it must also
+  // improve (3/4 of the time: without it nothing is found); the model then
+  // starts from it.
   if (startColumns.empty()) {
     MixedIntegerProgram feasibility = model;
     std::fill(feasibility.objective.begin(), feasibility.objective.end(), 0.0);

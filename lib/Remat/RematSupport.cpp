@@ -6,7 +6,8 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -89,11 +90,8 @@ func::FuncOp TrialFunctions::keep(func::FuncOp original, func::FuncOp trial) {
 }
 
 void mlir::ckpt::eraseUnusedOps(func::FuncOp func) {
-  // Latest first, so that an op only a dead op read is dead in turn.
-  for (Block &block : func.getBody())
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-      if (isOpTriviallyDead(&op))
-        op.erase();
+  IRRewriter rewriter(func.getContext());
+  (void)runRegionDCE(rewriter, func.getBody());
 }
 
 FailureOr<ActivationTimeline> TrialFunctions::analyze(ModuleOp module,

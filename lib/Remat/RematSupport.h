@@ -30,8 +30,9 @@ std::string formatLocation(Location loc);
 /// op's name.
 std::string describeValue(Operation *op);
 
-/// Erases the ops of `func`'s body whose results nobody uses and that have
-/// no side effects (transitively).
+/// Erases the ops of `func`'s body (nested regions included) whose results
+/// nobody uses and that have no side effects, transitively (upstream's
+/// region DCE).
 void eraseUnusedOps(func::FuncOp func);
 
 /// Analyzes `func` as bufferization will see it in `module`.

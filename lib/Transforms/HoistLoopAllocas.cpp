@@ -1,5 +1,4 @@
-//===- HoistLoopAllocas.cpp - loop-body allocas once per thread
-//------------===//
+//===- HoistLoopAllocas.cpp - loop-body allocas once per thread ---------===//
 //
 // Implements `ckpt-hoist-loop-allocas`: static allocas in loop bodies move
 // to the start of their omp.parallel region or to the function's entry block
