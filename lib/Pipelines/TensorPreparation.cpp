@@ -35,6 +35,9 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // A zero-filled tensor shared by many matmuls (what importers and CSE
   // produce) would be one buffer alive across the whole step.
   pm.addPass(createPrivatizeInitsPass());
+  // A convolution whose reader keeps a window of its positions (a strided
+  // convolution's weight gradient) computes only that window.
+  pm.addPass(createShrinkSlicedConvolutionsPass());
   // Elementwise tensor ops to linalg, generalization and fusion keep the
   // ckpt annotations (names, policies, phases) that the upstream passes
   // would drop.

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -173,6 +174,60 @@ void outline(Operation *nest, func::FuncOp parent, StringRef name,
   nest->erase();
 }
 
+/// Moves the body of `loop` (an OpenMP worksharing loop's nest) into a new
+/// function `name` taking the loop's induction variables and the values the
+/// body captures, and calls it there. The translation to LLVM IR outlines
+/// an `omp.parallel` region into a function that receives its buffers
+/// through a structure, which tells LLVM nothing about their aliasing: the
+/// body gets the noalias pointers of `parent` (the step function, where the
+/// buffers are known) as its own arguments, so that its loops vectorize as
+/// those of a sequential nest do. The function is not kept from inlining:
+/// LLVM's inliner turns noalias arguments into scoped alias metadata.
+void outlineParallelBody(omp::LoopNestOp loop, func::FuncOp parent,
+                         StringRef name, SymbolTable &symbols) {
+  Block &block = loop.getRegion().front();
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(loop.getRegion(), captured);
+  SmallVector<Value> arguments(block.getArguments().begin(),
+                               block.getArguments().end());
+  SmallVector<Value> constants;
+  for (Value value : captured)
+    (isClonedConstant(value) ? constants : arguments).push_back(value);
+
+  OpBuilder builder(parent);
+  Location loc = loop.getLoc();
+  auto type = builder.getFunctionType(ValueRange(arguments).getTypes(), {});
+  auto callee = func::FuncOp::create(builder, loc, name, type);
+  callee.setPrivate();
+  MLIRContext *context = builder.getContext();
+  callee->setAttr("llvm.linkage",
+                  LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
+  SmallVector<int64_t> noAlias = getNoAliasPointers(arguments, loop, parent);
+  if (!noAlias.empty())
+    callee->setAttr(ckpt::CkptDialect::getNoAliasPointersAttrName(),
+                    builder.getDenseI64ArrayAttr(noAlias));
+  symbols.insert(callee);
+
+  Block *body = callee.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  IRMapping mapping;
+  for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
+    mapping.map(value, argument);
+  for (Value constant : constants)
+    mapping.map(constant,
+                builder.clone(*constant.getDefiningOp())->getResult(0));
+  for (Operation &op : block.without_terminator())
+    builder.clone(op, mapping);
+  func::ReturnOp::create(builder, loc);
+
+  SmallVector<Operation *> moved = llvm::map_to_vector(
+      block.without_terminator(), [](Operation &op) { return &op; });
+  for (Operation *op : llvm::reverse(moved))
+    op->erase();
+  builder.setInsertionPoint(block.getTerminator());
+  func::CallOp::create(builder, loc, callee, arguments);
+}
+
 struct OutlineLoopNestsPass
     : public mlir::ckpt::impl::OutlineLoopNestsPassBase<OutlineLoopNestsPass> {
   void runOnOperation() override {
@@ -196,10 +251,17 @@ struct OutlineLoopNestsPass
       // pass is idempotent.
       if (nests.size() == 1 && otherWork == 0)
         continue;
-      for (auto [index, nest] : llvm::enumerate(nests))
-        outline(nest, function,
-                (function.getSymName() + "__nest" + Twine(index)).str(),
-                symbols);
+      for (auto [index, nest] : llvm::enumerate(nests)) {
+        std::string name =
+            (function.getSymName() + "__nest" + Twine(index)).str();
+        SmallVector<omp::LoopNestOp> parallelLoops;
+        nest->walk([&](omp::LoopNestOp loop) { parallelLoops.push_back(loop); });
+        for (auto [bodyIndex, loop] : llvm::enumerate(parallelLoops))
+          outlineParallelBody(loop, function,
+                              (name + "_body" + Twine(bodyIndex)).str(),
+                              symbols);
+        outline(nest, function, name, symbols);
+      }
     }
   }
 };

@@ -161,6 +161,38 @@ func.func @nchw_scalar_input_fill(%x: tensor<2x3x5x5xf32>, %w: tensor<4x3x3x3xf3
 
 // -----
 
+// Tests that a weight-gradient-shaped convolution (a 2x2 output window, a
+// 5x5 kernel) whose chunks of images would make products 4 columns wide is
+// chunked over its input channels instead (800 B of patches per channel):
+// each chunk's patches times its filter columns (a slice of the filter
+// matrix, 25 columns a channel) are added into the whole product, 8 columns
+// wide. Under the default patch-bytes it is one GEMM.
+// CHECK-LABEL: func.func @weight_gradient_shape
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.matmul {{.*}} : tensor<3x100xf32>, tensor<100x8xf32>) outs(%{{.*}} : tensor<3x8xf32>)
+// CHUNK-LABEL: func.func @weight_gradient_shape
+// CHUNK:         %[[FILTERS:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<3x4x5x5xf32> into tensor<3x100xf32>
+// CHUNK:         %[[Z:.*]] = linalg.fill {{.*}} -> tensor<3x8xf32>
+// CHUNK:         %[[L:.*]] = scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[Z]]) -> (tensor<3x8xf32>)
+// CHUNK:           tensor.extract_slice %arg0[0, %[[C]], 0, 0] [2, 1, 6, 6] [1, 1, 1, 1]
+// CHUNK:           %[[FIRST:.*]] = arith.muli %[[C]], %{{.*}} : index
+// CHUNK:           %[[COLUMNS:.*]] = tensor.extract_slice %[[FILTERS]][0, %[[FIRST]]] [3, 25] [1, 1]
+// CHUNK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x5x5x2x2x2xf32>)
+// CHUNK:           %[[M:.*]] = linalg.matmul ins(%[[COLUMNS]], %{{.*}} : tensor<3x25xf32>, tensor<25x8xf32>) outs(%[[ACC]] : tensor<3x8xf32>)
+// CHUNK:           scf.yield %[[M]]
+// CHUNK:         tensor.expand_shape %[[L]]
+// CHUNK:         linalg.transpose
+func.func @weight_gradient_shape(%x: tensor<2x4x6x6xf32>, %w: tensor<3x4x5x5xf32>) -> tensor<2x3x2x2xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3x2x2xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<2x3x2x2xf32>) -> tensor<2x3x2x2xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x4x6x6xf32>, tensor<3x4x5x5xf32>) outs(%z : tensor<2x3x2x2xf32>) -> tensor<2x3x2x2xf32>
+  return %y : tensor<2x3x2x2xf32>
+}
+
+// -----
+
 // Left alone: bf16 (BLAS has no bf16 GEMM), grouped convolutions, dynamic
 // shapes.
 // CHECK-LABEL: func.func @left_alone

@@ -113,3 +113,49 @@ func.func @unknown(%x: memref<4xf32>, %y: memref<4xf32>) {
   memref.dealloc %a : memref<4xf32>
   return
 }
+
+// -----
+
+// Tests that the body of an OpenMP worksharing loop (what the translation to
+// LLVM IR outlines again, with its buffers behind a structure) becomes a
+// function of its own, `<nest>_body<N>`, taking the induction variable, the
+// buffers of the step and the per-thread scratch buffer of the parallel
+// region, with the step's noalias pointers; it may be inlined (no
+// noinline). The nest then calls it inside the loop.
+// CHECK-LABEL: func.func private @parallel__nest0_body0(
+// CHECK-SAME:      %[[IV:.*]]: index, %[[X:.*]]: memref<64x16xf32>, %[[T:.*]]: memref<16xf32>, %[[Y:.*]]: memref<64x16xf32>)
+// CHECK-SAME:      attributes {ckpt.noalias_pointers = array<i64: 1, 2, 8, 9, 13, 14>, llvm.linkage = #llvm.linkage<internal>}
+// CHECK:         scf.for
+// CHECK:           memref.load %[[X]][%[[IV]], %{{.*}}]
+// CHECK:           memref.store %{{.*}}, %[[T]]
+// CHECK:           memref.store %{{.*}}, %[[Y]][%[[IV]], %{{.*}}]
+// CHECK-LABEL: func.func private @parallel__nest0(
+// CHECK-SAME:      passthrough = ["noinline"]
+// CHECK:         omp.parallel
+// CHECK:           %[[SCRATCH:.*]] = memref.alloca() : memref<16xf32>
+// CHECK:           omp.loop_nest (%[[I:.*]]) : index
+// CHECK-NEXT:        func.call @parallel__nest0_body0(%[[I]], %{{.*}}, %[[SCRATCH]], %{{.*}})
+// CHECK-NEXT:        omp.yield
+func.func @parallel(%x: memref<64x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %y = memref.alloc() : memref<64x16xf32>
+  omp.parallel {
+    %t = memref.alloca() : memref<16xf32>
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) {
+        scf.for %j = %c0 to %c16 step %c1 {
+          %v = memref.load %x[%i, %j] : memref<64x16xf32>
+          memref.store %v, %t[%j] : memref<16xf32>
+          memref.store %v, %y[%i, %j] : memref<64x16xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  memref.dealloc %y : memref<64x16xf32>
+  return
+}

@@ -367,6 +367,51 @@ def ReadOnlyArgumentsPass : Pass<"ckpt-read-only-arguments", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
+def ShrinkSlicedConvolutionsPass : Pass<"ckpt-shrink-sliced-convolutions"> {
+  let summary = "Compute only the output window of a 2-D convolution that "
+                "its one reader slices out";
+  let description = [{
+    A convolution's output positions are independent of each other, so a
+    convolution read only through a `tensor.extract_slice` that keeps every
+    image and filter and a window of its spatial positions starting at the
+    origin (offsets 0, unit strides) is the same convolution with the
+    smaller output: its initial value is sliced instead (a fill is made
+    anew at the smaller shape), and the input stays as it is (a named
+    convolution may read an input larger than its window needs). A chain of
+    slices shrinks the convolution slice by slice.
+
+    PyTorch's weight gradient of a strided convolution, as ckpt.torch
+    decomposes it (a convolution of the input with the output gradient as
+    the filter, dilated by the stride), computes every kernel position the
+    padded input allows and then keeps the kernel's: a 3x3 filter of
+    stride 2 computes 4x4 positions, a 1x1 of stride 2 2x2. After this pass
+    only the kept positions are computed. It runs in `ckpt-tensor-prep`
+    before the fusion, so the memory analysis sees the smaller tensors.
+
+    `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_nhwc_hwcf` on tensors
+    are rewritten; the new convolution keeps the old one's attributes (ckpt
+    annotations included).
+
+    Example:
+
+    ```mlir
+    %g = linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>,
+                                   strides = dense<1> : tensor<2xi64>}
+           ins(%x, %dy : tensor<8x4x9x9xf32>, tensor<16x4x4x4xf32>)
+           outs(%z : tensor<8x16x3x3xf32>) -> tensor<8x16x3x3xf32>
+    %w = tensor.extract_slice %g[0, 0, 0, 0] [8, 16, 2, 2] [1, 1, 1, 1]
+    // becomes
+    %w = linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>,
+                                   strides = dense<1> : tensor<2xi64>}
+           ins(%x, %dy : tensor<8x4x9x9xf32>, tensor<16x4x4x4xf32>)
+           outs(%z2 : tensor<8x16x2x2xf32>) -> tensor<8x16x2x2xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+  ];
+}
+
 def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
   let summary = "Rewrite 2-D convolutions on tensors as an im2col copy and "
                 "one matrix multiplication";
@@ -390,7 +435,13 @@ def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
     chunk's patches and multiplies them into its columns (NHWC: rows) of
     the product, in place. The patches of one chunk stay in the cache
     between their copy and the multiplication, and the step holds one
-    chunk's patches instead of the whole batch's.
+    chunk's patches instead of the whole batch's. Where chunks of images
+    would make a narrow product (chunk*OH*OW columns: a weight gradient's
+    output window is the filter's 3x3, its kernel the output gradient's
+    grid) and chunks of input channels leave a wider one, an NCHW
+    convolution is chunked over its input channels instead: each chunk's
+    patches, (chunk*KH*KW) x (N*OH*OW), times the filter columns of those
+    channels are added into the whole product.
 
     It runs on tensors, before the memory analysis, so the patch tensor (of
     the whole batch or of one chunk), alive only between its copy and the
@@ -559,7 +610,15 @@ def OutlineLoopNestsPass : Pass<"ckpt-outline-loop-nests", "ModuleOp"> {
     in the LLVM signature); `ckpt-apply-noalias-pointers` marks them
     `llvm.noalias` after the conversion to the LLVM dialect, so that LLVM
     vectorizes loops over many buffers without runtime overlap checks and
-    keeps reductions' accumulators in registers. Allocations and frees stay
+    keeps reductions' accumulators in registers. The body of each OpenMP
+    worksharing loop (`omp.loop_nest`) in a nest becomes a function of its
+    own too, `@<function>__nest<N>_body<M>`, taking the loop's induction
+    variables and the values it captures, with the noalias pointers the
+    step function knows: the translation to LLVM IR outlines an
+    `omp.parallel` region again and passes its buffers through a structure,
+    which tells LLVM nothing about their aliasing (a two-thread im2col copy
+    was vectorized with gathers). That function may be inlined: LLVM keeps
+    noalias arguments as scoped alias metadata. Allocations and frees stay
     where they were (inside a nest they move with it): the memory the step
     allocates, and its peak, do not change.
 
