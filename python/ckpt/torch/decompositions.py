@@ -113,6 +113,73 @@ def _max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilat
     return grad
 
 
+def _phase_taps(kernel, stride, padding, phase):
+    """Along one axis of a strided convolution: the first kernel tap and the
+    number of taps that reach input positions t = phase (mod stride), and
+    the output position q0 whose window reads t = phase at that first tap.
+    Position t = o * stride + i - padding, so tap i reaches t exactly when
+    i = t + padding (mod stride)."""
+    first = (phase + padding) % stride
+    taps = len(range(first, kernel, stride))
+    return first, taps, (phase + padding - first) // stride
+
+
+def _window(planes, axis, start, length):
+    """`length` positions of `planes` along `axis` from `start` (which may
+    lie outside it: zeros there)."""
+    import torch.nn.functional as F
+    extent = planes.shape[axis]
+    low, high = max(0, -start), max(0, start + length - extent)
+    kept = planes.narrow(axis, max(0, start), max(0, min(extent, start + length) - max(0, start)))
+    if low or high:
+        pads = [0, 0, 0, 0]
+        pads[2 * (3 - axis)] = low
+        pads[2 * (3 - axis) + 1] = high
+        kept = F.pad(kept, pads)
+    return kept
+
+
+def _strided_input_gradient(grad_output, weight, size, stride, padding):
+    """The input gradient of a strided convolution (groups 1, dilation 1)
+    without the zeros a spread output gradient multiplies: the input
+    positions split into stride[0] x stride[1] phases by their remainder,
+    and each phase is a stride-1 convolution of the output gradient with the
+    kernel taps that reach it (flipped, in and out channels swapped). Every
+    product computed is one the gradient needs; the phases are interleaved
+    back into the input grid."""
+    import torch
+    aten = torch.ops.aten
+    n, _, ho, wo = grad_output.shape
+    c = weight.shape[1]
+    cells = [-(-extent // step) for extent, step in zip(size, stride)]
+    rows = []
+    for phase_h in range(stride[0]):
+        row = []
+        first_h, taps_h, q0_h = _phase_taps(weight.shape[2], stride[0], padding[0], phase_h)
+        length_h = len(range(phase_h, size[0], stride[0]))
+        for phase_w in range(stride[1]):
+            first_w, taps_w, q0_w = _phase_taps(weight.shape[3], stride[1], padding[1], phase_w)
+            length_w = len(range(phase_w, size[1], stride[1]))
+            if taps_h == 0 or taps_w == 0 or length_h == 0 or length_w == 0:
+                part = grad_output.new_zeros((n, c, cells[0], cells[1]))
+            else:
+                # g[j] = sum_m dy[q0 + j - m] w[first + stride * m]: a
+                # correlation of dy from q0 - (taps - 1) with the taps
+                # reversed.
+                window = _window(grad_output, 2, q0_h - (taps_h - 1), length_h + taps_h - 1)
+                window = _window(window, 3, q0_w - (taps_w - 1), length_w + taps_w - 1)
+                taps = weight[:, :, first_h::stride[0], first_w::stride[1]]
+                taps = taps.flip([2, 3]).transpose(0, 1)
+                part = aten.convolution(window, taps, None, [1, 1], [0, 0], [1, 1], False,
+                                        [0, 0], 1)
+                part = _window(_window(part, 2, 0, cells[0]), 3, 0, cells[1])
+            row.append(part)
+        rows.append(torch.stack(row, dim=-1))
+    grid = torch.stack(rows, dim=3)
+    grid = grid.reshape(n, c, cells[0] * stride[0], cells[1] * stride[1])
+    return grid[:, :, :size[0], :size[1]]
+
+
 def _grouped_input_gradient(grad_output, weight, size, stride, padding, dilation, groups):
     """The input gradient of a (grouped) convolution as a convolution
     (torch-mlir fails on transposed grouped ones): the output gradient with
@@ -154,8 +221,11 @@ def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride
     ho, wo = grad_output.shape[2:]
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
-        grad_input = _grouped_input_gradient(grad_output, weight, (h, w), stride, padding,
-                                             dilation, groups)
+        if groups == 1 and tuple(dilation) == (1, 1) and tuple(stride) != (1, 1):
+            grad_input = _strided_input_gradient(grad_output, weight, (h, w), stride, padding)
+        else:
+            grad_input = _grouped_input_gradient(grad_output, weight, (h, w), stride, padding,
+                                                 dilation, groups)
     if output_mask[1]:
         # Without groups, plain transposes: a reshape of the forward's input
         # would be a view of it, which the remat pass then cannot free early.
