@@ -172,8 +172,8 @@ int64_t chooseChunk(int64_t batch, int64_t bytesPerImage, int64_t patchBytes) {
 }
 
 /// The smaller of a GEMM's two dimensions other than the filters': what
-/// limits how close a BLAS gets to its peak on it (a product 18 columns
-/// wide runs at half the speed of one 500 wide).
+/// limits how close a BLAS gets to its peak on it (a narrow product
+/// reloads the filters for every few columns).
 int64_t narrowSide(int64_t columns, int64_t depth) {
   return std::min(columns, depth);
 }

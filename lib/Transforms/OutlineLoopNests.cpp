@@ -130,6 +130,51 @@ SmallVector<int64_t> getNoAliasPointers(ArrayRef<Value> arguments,
   return positions;
 }
 
+/// A new private function `name` (inserted before `parent`) taking
+/// `arguments`, internal to the module, with `constants` cloned at its
+/// start and `noAlias` as its noalias pointers; `mapping` maps the values
+/// given to its arguments and clones. Its body ends in a return, before
+/// which the caller clones the outlined ops.
+func::FuncOp createOutlinedFunction(func::FuncOp parent, StringRef name,
+                                    Location loc, ArrayRef<Value> arguments,
+                                    ArrayRef<Value> constants,
+                                    ArrayRef<int64_t> noAlias, bool noInline,
+                                    SymbolTable &symbols, IRMapping &mapping) {
+  OpBuilder builder(parent);
+  auto type = builder.getFunctionType(ValueRange(arguments).getTypes(), {});
+  auto callee = func::FuncOp::create(builder, loc, name, type);
+  callee.setPrivate();
+  MLIRContext *context = builder.getContext();
+  callee->setAttr("llvm.linkage",
+                  LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
+  if (noInline)
+    callee->setAttr("passthrough",
+                    builder.getArrayAttr({builder.getStringAttr("noinline")}));
+  if (!noAlias.empty())
+    callee->setAttr(ckpt::CkptDialect::getNoAliasPointersAttrName(),
+                    builder.getDenseI64ArrayAttr(noAlias));
+  symbols.insert(callee);
+
+  Block *body = callee.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
+    mapping.map(value, argument);
+  for (Value constant : constants)
+    mapping.map(constant,
+                builder.clone(*constant.getDefiningOp())->getResult(0));
+  func::ReturnOp::create(builder, loc);
+  return callee;
+}
+
+/// Splits `captured` into the values passed as arguments (appended to
+/// `arguments`) and the constants cloned instead.
+void splitCaptured(const llvm::SetVector<Value> &captured,
+                   SmallVectorImpl<Value> &arguments,
+                   SmallVectorImpl<Value> &constants) {
+  for (Value value : captured)
+    (isClonedConstant(value) ? constants : arguments).push_back(value);
+}
+
 /// Moves `nest` into a new function `name` (inserted before `parent`) and
 /// calls it in its place.
 void outline(Operation *nest, func::FuncOp parent, StringRef name,
@@ -139,35 +184,16 @@ void outline(Operation *nest, func::FuncOp parent, StringRef name,
     captured.insert(operand);
   getUsedValuesDefinedAbove(nest->getRegions(), captured);
   SmallVector<Value> arguments, constants;
-  for (Value value : captured)
-    (isClonedConstant(value) ? constants : arguments).push_back(value);
+  splitCaptured(captured, arguments, constants);
 
-  OpBuilder builder(parent);
   Location loc = nest->getLoc();
-  auto type = builder.getFunctionType(ValueRange(arguments).getTypes(), {});
-  auto callee = func::FuncOp::create(builder, loc, name, type);
-  callee.setPrivate();
-  MLIRContext *context = builder.getContext();
-  callee->setAttr("llvm.linkage",
-                  LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
-  callee->setAttr("passthrough",
-                  builder.getArrayAttr({builder.getStringAttr("noinline")}));
-  SmallVector<int64_t> noAlias = getNoAliasPointers(arguments, nest, parent);
-  if (!noAlias.empty())
-    callee->setAttr(ckpt::CkptDialect::getNoAliasPointersAttrName(),
-                    builder.getDenseI64ArrayAttr(noAlias));
-  symbols.insert(callee);
-
-  Block *body = callee.addEntryBlock();
-  builder.setInsertionPointToStart(body);
   IRMapping mapping;
-  for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
-    mapping.map(value, argument);
-  for (Value constant : constants)
-    mapping.map(constant,
-                builder.clone(*constant.getDefiningOp())->getResult(0));
+  func::FuncOp callee = createOutlinedFunction(
+      parent, name, loc, arguments, constants,
+      getNoAliasPointers(arguments, nest, parent), /*noInline=*/true, symbols,
+      mapping);
+  OpBuilder builder(callee.getBody().front().getTerminator());
   builder.clone(*nest, mapping);
-  func::ReturnOp::create(builder, loc);
 
   builder.setInsertionPoint(nest);
   func::CallOp::create(builder, loc, callee, arguments);
@@ -191,34 +217,17 @@ void outlineParallelBody(omp::LoopNestOp loop, func::FuncOp parent,
   SmallVector<Value> arguments(block.getArguments().begin(),
                                block.getArguments().end());
   SmallVector<Value> constants;
-  for (Value value : captured)
-    (isClonedConstant(value) ? constants : arguments).push_back(value);
+  splitCaptured(captured, arguments, constants);
 
-  OpBuilder builder(parent);
   Location loc = loop.getLoc();
-  auto type = builder.getFunctionType(ValueRange(arguments).getTypes(), {});
-  auto callee = func::FuncOp::create(builder, loc, name, type);
-  callee.setPrivate();
-  MLIRContext *context = builder.getContext();
-  callee->setAttr("llvm.linkage",
-                  LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
-  SmallVector<int64_t> noAlias = getNoAliasPointers(arguments, loop, parent);
-  if (!noAlias.empty())
-    callee->setAttr(ckpt::CkptDialect::getNoAliasPointersAttrName(),
-                    builder.getDenseI64ArrayAttr(noAlias));
-  symbols.insert(callee);
-
-  Block *body = callee.addEntryBlock();
-  builder.setInsertionPointToStart(body);
   IRMapping mapping;
-  for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
-    mapping.map(value, argument);
-  for (Value constant : constants)
-    mapping.map(constant,
-                builder.clone(*constant.getDefiningOp())->getResult(0));
+  func::FuncOp callee = createOutlinedFunction(
+      parent, name, loc, arguments, constants,
+      getNoAliasPointers(arguments, loop, parent), /*noInline=*/false, symbols,
+      mapping);
+  OpBuilder builder(callee.getBody().front().getTerminator());
   for (Operation &op : block.without_terminator())
     builder.clone(op, mapping);
-  func::ReturnOp::create(builder, loc);
 
   SmallVector<Operation *> moved = llvm::map_to_vector(
       block.without_terminator(), [](Operation &op) { return &op; });
