@@ -73,6 +73,10 @@ void mlir::ckpt::buildCpuPipeline(OpPassManager &pm,
   // Copies that are not one block as loops, not the runtime's generic
   // element-by-element copy.
   pm.addPass(ckpt::createStridedCopiesToLinalgPass());
+  // Window ops (depthwise and grouped convolutions, pooling) with their
+  // contiguous parallel loop innermost, where LLVM vectorizes it.
+  if (!options.gpuMapping)
+    pm.addNestedPass<func::FuncOp>(ckpt::createInterchangeWindowLoopsPass());
 
   if (!options.profileIR.empty()) {
     LocationSnapshotOptions snapshot;

@@ -42,6 +42,10 @@ CASES = [
     # strided convolution's weight gradient, 3x3 of the 4x4 positions.
     ("nchw", 3, 4, 9, 9, 5, 4, 1, 2, "f32", False, 3),
     ("nchw", 2, 4, 9, 9, 5, 4, 1, 2, "f64", True, 2),
+    # Depthwise (f = c, one filter per channel): loops with the output
+    # columns innermost (ckpt-interchange-window-loops), stride 1 and 2.
+    ("depthwise", 2, 6, 12, 12, 6, 3, 1, 1, "f32", False),
+    ("depthwise", 3, 4, 11, 13, 4, 3, 2, 1, "f64", True),
 ]
 
 
@@ -59,6 +63,8 @@ def shapes(case, whole=False):
         oh, ow = window(case), window(case)
     if layout == "nchw":
         return (n, c, h, w), (f, c, k, k), (n, f, oh, ow)
+    if layout == "depthwise":
+        return (n, c, h, w), (c, k, k), (n, c, oh, ow)
     return (n, h, w, c), (k, k, c, f), (n, oh, ow, f)
 
 
@@ -71,7 +77,8 @@ def module(case, name):
     s, d, dtype, bias = case[7:11]
     x, w, y = shapes(case, whole=True)
     kept = shapes(case)[2]
-    op = "linalg.conv_2d_nchw_fchw" if layout == "nchw" else "linalg.conv_2d_nhwc_hwcf"
+    op = {"nchw": "linalg.conv_2d_nchw_fchw", "nhwc": "linalg.conv_2d_nhwc_hwcf",
+          "depthwise": "linalg.depthwise_conv_2d_nchw_chw"}[layout]
     args = f"%x: {tensor(x, dtype)}, %w: {tensor(w, dtype)}"
     init = "%b"
     body = ""
@@ -102,7 +109,10 @@ def reference(case, x, w, b):
     layout, n, c, h, wd, f, k, s, d = case[:9]
     if layout == "nhwc":
         x, w = x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1)
-    oh, ow = shapes(case, whole=True)[2][2:] if layout == "nchw" else shapes(case, whole=True)[2][1:3]
+    if layout == "depthwise":
+        # Filter c reads channel c only.
+        w = numpy.einsum("ckl,cd->dckl", w, numpy.eye(c, dtype=w.dtype))
+    oh, ow = shapes(case, whole=True)[2][1:3] if layout == "nhwc" else shapes(case, whole=True)[2][2:]
     out = numpy.zeros((n, f, oh, ow), dtype=numpy.float64)
     for i in range(k):
         for j in range(k):

@@ -533,6 +533,41 @@ def InlineAllocaScopesPass : Pass<"ckpt-inline-alloca-scopes"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def InterchangeWindowLoopsPass : Pass<"ckpt-interchange-window-loops"> {
+  let summary = "Run a window op's (convolution, pooling) contiguous "
+                "parallel loop innermost, so that LLVM vectorizes it";
+  let description = [{
+    A `linalg.generic` that reads a window (an input indexed by a sum of
+    loop dimensions, as a depthwise or grouped convolution or a pooling
+    generalized from its named op) iterates in the order of its definition:
+    a depthwise convolution's loops are (n, oh, ow, c, kh, kw), so the
+    innermost loop runs over the 3 kernel columns and the channels are
+    walked one plane apart: LLVM vectorizes nothing. This pass moves one
+    parallel loop innermost: the one whose dimension indexes the innermost
+    (contiguous) dimension of the most operands, the longer one on a tie
+    (a depthwise convolution's ow: the output's and the input's columns).
+    The other loops keep their relative order, so every output element
+    still sums its terms in the same order: the results are bit for bit
+    those of the order it replaces.
+
+    It runs in `ckpt-cpu-pipeline` on buffers, before the loops are made;
+    it allocates nothing (the forecast is unchanged). Generics without a
+    window input, or whose innermost loop is already the best, are left
+    alone.
+
+    Example:
+
+    ```mlir
+    // (n, oh, ow, c, kh, kw) -> in[n, c, oh + kh, ow + kw], w[c, kh, kw],
+    //                           out[n, c, oh, ow]
+    linalg.generic {iterator_types = ["parallel", "parallel", "parallel",
+                                      "parallel", "reduction", "reduction"]}
+    // becomes (n, oh, c, kh, kw, ow): the loop over ow innermost
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def HoistLoopAllocasPass : Pass<"ckpt-hoist-loop-allocas", "func::FuncOp"> {
   let summary = "Allocate the stack buffers of loop bodies once per thread";
   let description = [{
