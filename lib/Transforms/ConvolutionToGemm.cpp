@@ -195,6 +195,46 @@ Value multiplyChunk(OpBuilder &builder, Location loc, const PatchProduct &gemm,
   return product.getResult(0);
 }
 
+/// The slice of `tensor` that keeps every dimension whole but `dim`, where
+/// it takes `size` entries from `offset`.
+Value sliceAlong(OpBuilder &builder, Location loc, Value tensor, unsigned dim,
+                 OpFoldResult offset, int64_t size) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> unit(type.getRank(), builder.getIndexAttr(1));
+  SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(builder.getContext(), type.getShape());
+  offsets[dim] = offset;
+  sizes[dim] = builder.getIndexAttr(size);
+  return tensor::ExtractSliceOp::create(builder, loc, tensor, offsets, sizes,
+                                        unit);
+}
+
+/// An scf.for from 0 to `upper` by `step` carrying `accumulator`, whose
+/// body `body` builds from the chunk's first index; the loop and its body's
+/// ops are appended to `created`.
+Value chunkLoop(OpBuilder &builder, Location loc, int64_t upper, int64_t step,
+                Value accumulator, SmallVectorImpl<Operation *> &created,
+                function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
+  auto index = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value lowerValue = index(0), upperValue = index(upper),
+        stepValue = index(step);
+  created.append({lowerValue.getDefiningOp(), upperValue.getDefiningOp(),
+                  stepValue.getDefiningOp()});
+  auto loop = scf::ForOp::create(
+      builder, loc, lowerValue, upperValue, stepValue, ValueRange{accumulator},
+      [&](OpBuilder &nested, Location loc, Value first, ValueRange iterArgs) {
+        scf::YieldOp::create(nested, loc,
+                             body(nested, loc, first, iterArgs[0]));
+      });
+  created.push_back(loop);
+  for (Operation &op : loop.getBody()->getOperations())
+    created.push_back(&op);
+  return loop.getResult(0);
+}
+
 /// The product of `gemm` (NCHW) as an scf.for over chunks of input
 /// channels: each copies its channels' patches and adds their product with
 /// the filter columns of those channels into the whole accumulator, in
@@ -203,52 +243,24 @@ Value multiplyChannelChunks(OpBuilder &builder, Location loc,
                             const PatchProduct &gemm, Value input,
                             Value filterMatrix, Value accumulator,
                             SmallVectorImpl<Operation *> &created) {
-  auto inputType = cast<RankedTensorType>(input.getType());
-  auto filterType = cast<RankedTensorType>(filterMatrix.getType());
-  auto index = [&](int64_t value) {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  Value lower = index(0), upper = index(gemm.channels),
-        step = index(gemm.chunk);
-  created.append(
-      {lower.getDefiningOp(), upper.getDefiningOp(), step.getDefiningOp()});
-  auto loop = scf::ForOp::create(
-      builder, loc, lower, upper, step, ValueRange{accumulator},
-      [&](OpBuilder &body, Location loc, Value channel, ValueRange iterArgs) {
-        SmallVector<OpFoldResult> unit(inputType.getRank(),
-                                       body.getIndexAttr(1));
-        SmallVector<OpFoldResult> offsets(inputType.getRank(),
-                                          body.getIndexAttr(0));
-        SmallVector<OpFoldResult> sizes =
-            getAsIndexOpFoldResult(body.getContext(), inputType.getShape());
-        offsets[1] = channel;
-        sizes[1] = body.getIndexAttr(gemm.chunk);
-        auto channels = tensor::ExtractSliceOp::create(body, loc, input,
-                                                       offsets, sizes, unit);
+  return chunkLoop(
+      builder, loc, gemm.channels, gemm.chunk, accumulator, created,
+      [&](OpBuilder &body, Location loc, Value channel, Value sum) {
+        Value channels =
+            sliceAlong(body, loc, input, /*dim=*/1, channel, gemm.chunk);
         // The filter columns of the chunk's channels: a block of whole
         // rows' segments, which BLAS reads with the matrix's leading
         // dimension.
         Value firstColumn = arith::MulIOp::create(
             body, loc, channel,
             arith::ConstantIndexOp::create(body, loc, gemm.columnsPerChannel));
-        SmallVector<OpFoldResult> columnOffsets = {body.getIndexAttr(0),
-                                                   firstColumn};
-        SmallVector<OpFoldResult> columnSizes = {
-            body.getIndexAttr(filterType.getDimSize(0)),
-            body.getIndexAttr(gemm.chunk * gemm.columnsPerChannel)};
-        SmallVector<OpFoldResult> columnUnit(2, body.getIndexAttr(1));
-        auto columns = tensor::ExtractSliceOp::create(
-            body, loc, filterMatrix, columnOffsets, columnSizes, columnUnit);
+        Value columns =
+            sliceAlong(body, loc, filterMatrix, /*dim=*/1, firstColumn,
+                       gemm.chunk * gemm.columnsPerChannel);
         // The loop's body takes the annotations below, op by op.
         SmallVector<Operation *> ignored;
-        Value product = multiplyChunk(body, loc, gemm, channels, columns,
-                                      iterArgs[0], ignored);
-        scf::YieldOp::create(body, loc, product);
+        return multiplyChunk(body, loc, gemm, channels, columns, sum, ignored);
       });
-  created.push_back(loop);
-  for (Operation &op : loop.getBody()->getOperations())
-    created.push_back(&op);
-  return loop.getResult(0);
 }
 
 /// The product of `gemm` for the whole batch of `input`: one chunk, an
@@ -264,56 +276,28 @@ Value multiplyPatches(OpBuilder &builder, Location loc,
   if (gemm.chunk == gemm.batch)
     return multiplyChunk(builder, loc, gemm, input, filterMatrix, accumulator,
                          created);
-  auto inputType = cast<RankedTensorType>(input.getType());
-  auto accumulatorType = cast<RankedTensorType>(accumulator.getType());
-  auto index = [&](int64_t value) {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  Value lower = index(0), upper = index(gemm.batch), step = index(gemm.chunk);
-  created.append(
-      {lower.getDefiningOp(), upper.getDefiningOp(), step.getDefiningOp()});
-  auto loop = scf::ForOp::create(
-      builder, loc, lower, upper, step, ValueRange{accumulator},
-      [&](OpBuilder &body, Location loc, Value image, ValueRange iterArgs) {
-        SmallVector<OpFoldResult> unit(inputType.getRank(),
-                                       body.getIndexAttr(1));
-        SmallVector<OpFoldResult> offsets(inputType.getRank(),
-                                          body.getIndexAttr(0));
-        SmallVector<OpFoldResult> sizes =
-            getAsIndexOpFoldResult(body.getContext(), inputType.getShape());
-        offsets[0] = image;
-        sizes[0] = body.getIndexAttr(gemm.chunk);
-        auto images = tensor::ExtractSliceOp::create(body, loc, input, offsets,
-                                                     sizes, unit);
-
+  return chunkLoop(
+      builder, loc, gemm.batch, gemm.chunk, accumulator, created,
+      [&](OpBuilder &body, Location loc, Value image, Value product) {
+        Value images =
+            sliceAlong(body, loc, input, /*dim=*/0, image, gemm.chunk);
         Value first = image;
         if (gemm.imageExtent != 1)
           first = arith::MulIOp::create(
               body, loc, image,
               arith::ConstantIndexOp::create(body, loc, gemm.imageExtent));
-        int64_t rank = accumulatorType.getRank();
-        SmallVector<OpFoldResult> sliceUnit(rank, body.getIndexAttr(1));
-        SmallVector<OpFoldResult> sliceOffsets(rank, body.getIndexAttr(0));
-        SmallVector<OpFoldResult> sliceSizes = getAsIndexOpFoldResult(
-            body.getContext(), accumulatorType.getShape());
-        sliceOffsets[gemm.imageDim] = first;
-        sliceSizes[gemm.imageDim] =
-            body.getIndexAttr(gemm.chunk * gemm.imageExtent);
-        Value slice = tensor::ExtractSliceOp::create(
-            body, loc, iterArgs[0], sliceOffsets, sliceSizes, sliceUnit);
+        auto slice = sliceAlong(body, loc, product, gemm.imageDim, first,
+                                gemm.chunk * gemm.imageExtent)
+                         .getDefiningOp<tensor::ExtractSliceOp>();
         // The loop's body takes the annotations below, op by op.
         SmallVector<Operation *> ignored;
-        Value product = multiplyChunk(body, loc, gemm, images, filterMatrix,
-                                      slice, ignored);
-        auto inserted =
-            tensor::InsertSliceOp::create(body, loc, product, iterArgs[0],
-                                          sliceOffsets, sliceSizes, sliceUnit);
-        scf::YieldOp::create(body, loc, inserted.getResult());
+        Value chunkProduct = multiplyChunk(
+            body, loc, gemm, images, filterMatrix, slice.getResult(), ignored);
+        return tensor::InsertSliceOp::create(
+                   body, loc, chunkProduct, product, slice.getMixedOffsets(),
+                   slice.getMixedSizes(), slice.getMixedStrides())
+            .getResult();
       });
-  created.push_back(loop);
-  for (Operation &op : loop.getBody()->getOperations())
-    created.push_back(&op);
-  return loop.getResult(0);
 }
 
 /// NCHW input, FCHW filter: patches as (C*KH*KW) x (N*OH*OW) (in chunks of

@@ -188,10 +188,10 @@ void outline(Operation *nest, func::FuncOp parent, StringRef name,
 
   Location loc = nest->getLoc();
   IRMapping mapping;
-  func::FuncOp callee = createOutlinedFunction(
-      parent, name, loc, arguments, constants,
-      getNoAliasPointers(arguments, nest, parent), /*noInline=*/true, symbols,
-      mapping);
+  func::FuncOp callee =
+      createOutlinedFunction(parent, name, loc, arguments, constants,
+                             getNoAliasPointers(arguments, nest, parent),
+                             /*noInline=*/true, symbols, mapping);
   OpBuilder builder(callee.getBody().front().getTerminator());
   builder.clone(*nest, mapping);
 
@@ -221,10 +221,10 @@ void outlineParallelBody(omp::LoopNestOp loop, func::FuncOp parent,
 
   Location loc = loop.getLoc();
   IRMapping mapping;
-  func::FuncOp callee = createOutlinedFunction(
-      parent, name, loc, arguments, constants,
-      getNoAliasPointers(arguments, loop, parent), /*noInline=*/false, symbols,
-      mapping);
+  func::FuncOp callee =
+      createOutlinedFunction(parent, name, loc, arguments, constants,
+                             getNoAliasPointers(arguments, loop, parent),
+                             /*noInline=*/false, symbols, mapping);
   OpBuilder builder(callee.getBody().front().getTerminator());
   for (Operation &op : block.without_terminator())
     builder.clone(op, mapping);
@@ -264,7 +264,8 @@ struct OutlineLoopNestsPass
         std::string name =
             (function.getSymName() + "__nest" + Twine(index)).str();
         SmallVector<omp::LoopNestOp> parallelLoops;
-        nest->walk([&](omp::LoopNestOp loop) { parallelLoops.push_back(loop); });
+        nest->walk(
+            [&](omp::LoopNestOp loop) { parallelLoops.push_back(loop); });
         for (auto [bodyIndex, loop] : llvm::enumerate(parallelLoops))
           outlineParallelBody(loop, function,
                               (name + "_body" + Twine(bodyIndex)).str(),

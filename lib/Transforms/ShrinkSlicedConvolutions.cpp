@@ -29,7 +29,8 @@ namespace {
 /// `spatialDims` are the window's: the convolution computing only the
 /// slice's positions.
 template <typename ConvOp>
-struct ShrinkSlicedConvolution : public OpRewritePattern<tensor::ExtractSliceOp> {
+struct ShrinkSlicedConvolution
+    : public OpRewritePattern<tensor::ExtractSliceOp> {
   ShrinkSlicedConvolution(MLIRContext *context,
                           std::array<unsigned, 2> spatialDims)
       : OpRewritePattern(context), spatialDims(spatialDims) {}
@@ -44,8 +45,8 @@ struct ShrinkSlicedConvolution : public OpRewritePattern<tensor::ExtractSliceOp>
     auto outputType = cast<RankedTensorType>(conv->getResult(0).getType());
     RankedTensorType sliceType = slice.getResultType();
     if (!outputType.hasStaticShape() ||
-        sliceType.getRank() != outputType.getRank() ||
-        !slice.hasUnitStride() || !sliceType.hasStaticShape())
+        sliceType.getRank() != outputType.getRank() || !slice.hasUnitStride() ||
+        !sliceType.hasStaticShape())
       return rewriter.notifyMatchFailure(slice, "not a static window");
     for (OpFoldResult offset : slice.getMixedOffsets())
       if (!isConstantIntValue(offset, 0))
@@ -53,8 +54,7 @@ struct ShrinkSlicedConvolution : public OpRewritePattern<tensor::ExtractSliceOp>
     for (unsigned dim = 0, rank = outputType.getRank(); dim < rank; ++dim)
       if (!llvm::is_contained(spatialDims, dim) &&
           sliceType.getDimSize(dim) != outputType.getDimSize(dim))
-        return rewriter.notifyMatchFailure(slice,
-                                           "drops images or filters");
+        return rewriter.notifyMatchFailure(slice, "drops images or filters");
     if (sliceType == outputType)
       return rewriter.notifyMatchFailure(slice, "keeps the whole output");
 
@@ -72,9 +72,9 @@ struct ShrinkSlicedConvolution : public OpRewritePattern<tensor::ExtractSliceOp>
           rewriter, loc, sliceType, init, slice.getMixedOffsets(),
           slice.getMixedSizes(), slice.getMixedStrides());
     }
-    auto smaller = ConvOp::create(rewriter, loc, TypeRange{sliceType},
-                                  conv.getInputs(), ValueRange{window},
-                                  conv->getAttrs());
+    auto smaller =
+        ConvOp::create(rewriter, loc, TypeRange{sliceType}, conv.getInputs(),
+                       ValueRange{window}, conv->getAttrs());
     rewriter.replaceOp(slice, smaller->getResults());
     rewriter.eraseOp(conv);
     return success();

@@ -265,6 +265,29 @@ def test_unsupported_constructs_name_op_and_module(op, aten, problem):
     assert "\n" not in message and len(message) < 400
 
 
+def step_like_eager(model, images, labels, budget, grad_tolerance):
+    """One cross-entropy TrainStep of `model` without remat and one of a copy
+    at `budget`: the loss equals eager's, the gradients within
+    `grad_tolerance` (normwise), the remat build's loss and gradients bit for
+    bit the plain build's, its budget met. Returns the eager reference, the
+    remat copy and its TrainStep."""
+    reference, remat = copy.deepcopy(model), copy.deepcopy(model)
+    step = TrainStep(model, F.cross_entropy, (images,), (labels,), build=BUILD, threads=1)
+    remat_step = TrainStep(remat, F.cross_entropy, (images,), (labels,), budget=budget,
+                           build=BUILD, threads=1)
+    loss = step(images, labels)
+    assert torch.equal(remat_step(images, labels), loss)
+    expected = F.cross_entropy(reference(images), labels)
+    expected.backward()
+    torch.testing.assert_close(loss, expected, rtol=1e-5, atol=1e-6)
+    assert_normwise_close(grads(model), grads(reference), grad_tolerance)
+    for (name, a), (_, b) in zip(model.named_parameters(), remat.named_parameters()):
+        assert torch.equal(a.grad, b.grad), name
+    report = remat_step.report["functions"][0]
+    assert report["budget_met"] and remat_step.peak_bytes <= report["budget_bytes"]
+    return reference, remat, remat_step
+
+
 def test_depthwise_convolution_block_equals_eager_and_remats_exactly():
     """MobileNetV2's building block (a 1x1 expansion, a depthwise 3x3
     convolution with stride 2, BatchNorm with running statistics, in-place
@@ -287,24 +310,11 @@ def test_depthwise_convolution_block_equals_eager_and_remats_exactly():
                           nn.Flatten(), nn.Linear(8, 10)).train()
     images = torch.randn(8, 8, 32, 32)
     labels = torch.randint(0, 10, (8,))
-    reference, remat = copy.deepcopy(model), copy.deepcopy(model)
-    step = TrainStep(model, F.cross_entropy, (images,), (labels,), build=BUILD, threads=1)
-    remat_step = TrainStep(remat, F.cross_entropy, (images,), (labels,), budget="0.8",
-                           build=BUILD, threads=1)
-    loss = step(images, labels)
-    assert torch.equal(remat_step(images, labels), loss)
-    expected = F.cross_entropy(reference(images), labels)
-    expected.backward()
-    torch.testing.assert_close(loss, expected, rtol=1e-5, atol=1e-6)
-    assert_normwise_close(grads(model), grads(reference), 1e-4)
+    reference, remat, remat_step = step_like_eager(model, images, labels, "0.8", 1e-4)
     assert_normwise_close([b for n, b in model.named_buffers() if "running" in n],
                           [b for n, b in reference.named_buffers() if "running" in n], 1e-5)
-    for (name, a), (_, b) in zip(model.named_parameters(), remat.named_parameters()):
-        assert torch.equal(a.grad, b.grad), name
     assert int(model[1].num_batches_tracked) == int(remat[1].num_batches_tracked) == 1
-    report = remat_step.report["functions"][0]
-    assert report["recompute_count"] > 0 and report["budget_met"]
-    assert remat_step.peak_bytes <= report["budget_bytes"]
+    assert remat_step.report["functions"][0]["recompute_count"] > 0
 
 
 @pytest.mark.parametrize("kernel,stride,padding,size", [
@@ -342,20 +352,7 @@ def test_strided_convolutions_train_like_eager():
                           nn.Linear(8 * 2 * 2, 10)).train()
     images = torch.randn(32, 3, 23, 23)
     labels = torch.randint(0, 10, (32,))
-    reference, remat = copy.deepcopy(model), copy.deepcopy(model)
-    step = TrainStep(model, F.cross_entropy, (images,), (labels,), build=BUILD, threads=1)
-    remat_step = TrainStep(remat, F.cross_entropy, (images,), (labels,), budget="0.95",
-                           build=BUILD, threads=1)
-    loss = step(images, labels)
-    assert torch.equal(remat_step(images, labels), loss)
-    expected = F.cross_entropy(reference(images), labels)
-    expected.backward()
-    torch.testing.assert_close(loss, expected, rtol=1e-5, atol=1e-6)
-    assert_normwise_close(grads(model), grads(reference), 1e-5)
-    for (name, a), (_, b) in zip(model.named_parameters(), remat.named_parameters()):
-        assert torch.equal(a.grad, b.grad), name
-    report = remat_step.report["functions"][0]
-    assert report["budget_met"] and remat_step.peak_bytes <= report["budget_bytes"]
+    step_like_eager(model, images, labels, "0.95", 1e-5)
 
 
 #: Normwise distance from float64 that float32 rounding alone reaches on the
