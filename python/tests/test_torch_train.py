@@ -317,25 +317,29 @@ def test_depthwise_convolution_block_equals_eager_and_remats_exactly():
     assert remat_step.report["functions"][0]["recompute_count"] > 0
 
 
-@pytest.mark.parametrize("kernel,stride,padding,size", [
-    (3, (2, 2), (1, 1), (16, 16)), (1, (2, 2), (0, 0), (16, 16)), (7, (2, 2), (3, 3), (20, 20)),
-    (3, (2, 2), (1, 1), (15, 17)), (4, (3, 3), (1, 1), (13, 11)), (2, (2, 2), (0, 0), (8, 9)),
-    (1, (3, 3), (0, 0), (7, 8)), (3, (2, 1), (1, 0), (9, 8)),
-], ids=["3x3s2", "1x1s2", "7x7s2", "odd", "4x4s3", "unread-edge", "1x1s3", "mixed"])
-def test_strided_input_gradient_equals_autograd(kernel, stride, padding, size):
+@pytest.mark.parametrize("kernel,stride,padding,size,groups", [
+    (3, (2, 2), (1, 1), (16, 16), 1), (1, (2, 2), (0, 0), (16, 16), 1),
+    (7, (2, 2), (3, 3), (20, 20), 1), (3, (2, 2), (1, 1), (15, 17), 1),
+    (4, (3, 3), (1, 1), (13, 11), 1), (2, (2, 2), (0, 0), (8, 9), 1),
+    (1, (3, 3), (0, 0), (7, 8), 1), (3, (2, 1), (1, 0), (9, 8), 1),
+    (3, (2, 2), (1, 1), (15, 16), 6), (3, (2, 2), (1, 1), (12, 12), 2),
+], ids=["3x3s2", "1x1s2", "7x7s2", "odd", "4x4s3", "unread-edge", "1x1s3", "mixed",
+        "depthwise", "groups"])
+def test_strided_input_gradient_equals_autograd(kernel, stride, padding, size, groups):
     """The input gradient of a strided convolution as stride x stride
     phase convolutions (no zeros multiplied): equal to autograd's in
     float64, for kernels smaller than, equal to and larger than the stride,
-    odd sizes, input edges no window reads, and different strides per
-    axis."""
+    odd sizes, input edges no window reads, different strides per axis,
+    depthwise and grouped convolutions."""
     from ckpt.torch.decompositions import _strided_input_gradient
     torch.manual_seed(3)
-    x = torch.randn(2, 3, *size, dtype=torch.float64, requires_grad=True)
-    weight = torch.randn(5, 3, kernel, kernel, dtype=torch.float64)
-    y = F.conv2d(x, weight, stride=stride, padding=padding)
+    x = torch.randn(2, 6, *size, dtype=torch.float64, requires_grad=True)
+    weight = torch.randn(6 * (2 if groups == 6 else 1), 6 // groups, kernel, kernel,
+                         dtype=torch.float64)
+    y = F.conv2d(x, weight, stride=stride, padding=padding, groups=groups)
     dy = torch.randn_like(y)
     expected, = torch.autograd.grad(y, x, dy)
-    got = _strided_input_gradient(dy, weight, size, stride, padding)
+    got = _strided_input_gradient(dy, weight, size, stride, padding, groups)
     torch.testing.assert_close(got, expected, rtol=1e-12, atol=1e-12)
 
 

@@ -139,18 +139,30 @@ def _window(planes, axis, start, length):
     return kept
 
 
-def _strided_input_gradient(grad_output, weight, size, stride, padding):
-    """The input gradient of a strided convolution (groups 1, dilation 1)
+def _swap_filter_channels(weight, groups):
+    """The filters of the convolution that maps an output gradient back to
+    the input channels: in and out channels swapped within each group,
+    the kernel flipped."""
+    c_out, c_group, kh, kw = weight.shape
+    if groups == 1:
+        return weight.transpose(0, 1).flip([2, 3])
+    o_group = c_out // groups
+    swapped = weight.reshape(groups, o_group, c_group, kh, kw).transpose(1, 2)
+    return swapped.reshape(groups * c_group, o_group, kh, kw).flip([2, 3])
+
+
+def _strided_input_gradient(grad_output, weight, size, stride, padding, groups=1):
+    """The input gradient of a strided convolution (dilation 1, any groups)
     without the zeros a spread output gradient multiplies: the input
     positions split into stride[0] x stride[1] phases by their remainder,
     and each phase is a stride-1 convolution of the output gradient with the
-    kernel taps that reach it (flipped, in and out channels swapped). Every
-    product computed is one the gradient needs; the phases are interleaved
-    back into the input grid."""
+    kernel taps that reach it (flipped, in and out channels swapped within
+    each group). Every product computed is one the gradient needs; the
+    phases are interleaved back into the input grid."""
     import torch
     aten = torch.ops.aten
     n, _, ho, wo = grad_output.shape
-    c = weight.shape[1]
+    c = weight.shape[1] * groups
     cells = [-(-extent // step) for extent, step in zip(size, stride)]
     rows = []
     for phase_h in range(stride[0]):
@@ -168,10 +180,10 @@ def _strided_input_gradient(grad_output, weight, size, stride, padding):
                 # reversed.
                 window = _window(grad_output, 2, q0_h - (taps_h - 1), length_h + taps_h - 1)
                 window = _window(window, 3, q0_w - (taps_w - 1), length_w + taps_w - 1)
-                taps = weight[:, :, first_h::stride[0], first_w::stride[1]]
-                taps = taps.flip([2, 3]).transpose(0, 1)
+                taps = _swap_filter_channels(
+                    weight[:, :, first_h::stride[0], first_w::stride[1]], groups)
                 part = aten.convolution(window, taps, None, [1, 1], [0, 0], [1, 1], False,
-                                        [0, 0], 1)
+                                        [0, 0], groups)
                 part = _window(_window(part, 2, 0, cells[0]), 3, 0, cells[1])
             row.append(part)
         rows.append(torch.stack(row, dim=-1))
@@ -189,9 +201,7 @@ def _grouped_input_gradient(grad_output, weight, size, stride, padding, dilation
     import torch
     import torch.nn.functional as F
     aten = torch.ops.aten
-    n, c_out, ho, wo = grad_output.shape
-    _, c_group, kh, kw = weight.shape
-    o_group = c_out // groups
+    kh, kw = weight.shape[2:]
     spread = _spread(grad_output, stride)
     pads = []
     for dim, (kernel, extent) in reversed(list(enumerate(((kh, size[0]), (kw, size[1]))))):
@@ -200,13 +210,8 @@ def _grouped_input_gradient(grad_output, weight, size, stride, padding, dilation
                                      padding[dim], dilation[dim], kernel)
         pads += [low, high]
     spread = F.pad(spread, pads)
-    if groups == 1:
-        flipped = weight.transpose(0, 1).flip([2, 3])
-    else:
-        flipped = weight.reshape(groups, o_group, c_group, kh, kw).transpose(1, 2)
-        flipped = flipped.reshape(groups * c_group, o_group, kh, kw).flip([2, 3])
-    return aten.convolution(spread, flipped, None, [1, 1], [0, 0], dilation, False, [0, 0],
-                            groups)
+    return aten.convolution(spread, _swap_filter_channels(weight, groups), None, [1, 1],
+                            [0, 0], dilation, False, [0, 0], groups)
 
 
 def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
@@ -221,8 +226,9 @@ def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride
     ho, wo = grad_output.shape[2:]
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
-        if groups == 1 and tuple(dilation) == (1, 1) and tuple(stride) != (1, 1):
-            grad_input = _strided_input_gradient(grad_output, weight, (h, w), stride, padding)
+        if tuple(dilation) == (1, 1) and tuple(stride) != (1, 1):
+            grad_input = _strided_input_gradient(grad_output, weight, (h, w), stride, padding,
+                                                 groups)
         else:
             grad_input = _grouped_input_gradient(grad_output, weight, (h, w), stride, padding,
                                                  dilation, groups)
