@@ -19,9 +19,13 @@ ops that torch-mlir lowers to linalg:
 - the convolution backward, which torch-mlir fails on for grouped
   convolutions (depthwise ones in MobileNet) and lowers, for strided ones,
   to a per-sample filter gradient (a tensor batch times the filter's size,
-  summed afterwards): the input gradient is a convolution of the
-  spread-out output gradient with the flipped filters (torch-mlir fails on
-  transposed grouped convolutions too), the filter gradient a convolution
+  summed afterwards): the input gradient of a strided convolution
+  (dilation 1) is stride x stride phase convolutions of the output
+  gradient, each with the flipped filter taps that reach its input
+  positions, interleaved back (no zeros multiplied), otherwise a
+  convolution of the spread-out output gradient with the flipped filters
+  (torch-mlir fails on transposed grouped convolutions too); the filter
+  gradient is a convolution
   of the input (groups moved into the batch, the batch into the channels)
   with the output gradient as its filter, stride and dilation swapped, so
   the batch is the reduction.
