@@ -152,21 +152,18 @@ struct PatchProduct {
   int64_t batch;
   int64_t chunk;
   /// Chunks of input channels instead of images (NCHW only): each chunk's
-  /// patches are multiplied by the filter columns of its channels, `chunk`
-  /// of `channels` at a time, and every product is added into the whole
-  /// accumulator.
+  /// patches, `chunk` channels of the input's, are multiplied by the filter
+  /// columns of its channels (patchShape's KH*KW per channel), and every
+  /// product is added into the whole accumulator.
   bool chunkChannels = false;
-  int64_t channels = 0;
-  /// Filter columns per input channel (KH*KW).
-  int64_t columnsPerChannel = 0;
 };
 
-/// Images per chunk: the most whose patches take at most `patchBytes`, as a
-/// divisor of `batch` so that every chunk has the same static shape (at
-/// least one image).
-int64_t chooseChunk(int64_t batch, int64_t bytesPerImage, int64_t patchBytes) {
-  for (int64_t chunk = batch; chunk > 1; --chunk)
-    if (batch % chunk == 0 && chunk * bytesPerImage <= patchBytes)
+/// Entries (images or input channels) per chunk: the most whose patches
+/// take at most `patchBytes`, as a divisor of `count` so that every chunk
+/// has the same static shape (at least one entry).
+int64_t chooseChunk(int64_t count, int64_t bytesPerEntry, int64_t patchBytes) {
+  for (int64_t chunk = count; chunk > 1; --chunk)
+    if (count % chunk == 0 && chunk * bytesPerEntry <= patchBytes)
       return chunk;
   return 1;
 }
@@ -243,8 +240,10 @@ Value multiplyChannelChunks(OpBuilder &builder, Location loc,
                             const PatchProduct &gemm, Value input,
                             Value filterMatrix, Value accumulator,
                             SmallVectorImpl<Operation *> &created) {
+  int64_t channels = cast<RankedTensorType>(input.getType()).getDimSize(1);
+  int64_t columnsPerChannel = gemm.patchShape[1] * gemm.patchShape[2];
   return chunkLoop(
-      builder, loc, gemm.channels, gemm.chunk, accumulator, created,
+      builder, loc, channels, gemm.chunk, accumulator, created,
       [&](OpBuilder &body, Location loc, Value channel, Value sum) {
         Value channels =
             sliceAlong(body, loc, input, /*dim=*/1, channel, gemm.chunk);
@@ -253,10 +252,9 @@ Value multiplyChannelChunks(OpBuilder &builder, Location loc,
         // dimension.
         Value firstColumn = arith::MulIOp::create(
             body, loc, channel,
-            arith::ConstantIndexOp::create(body, loc, gemm.columnsPerChannel));
-        Value columns =
-            sliceAlong(body, loc, filterMatrix, /*dim=*/1, firstColumn,
-                       gemm.chunk * gemm.columnsPerChannel);
+            arith::ConstantIndexOp::create(body, loc, columnsPerChannel));
+        Value columns = sliceAlong(body, loc, filterMatrix, /*dim=*/1,
+                                   firstColumn, gemm.chunk * columnsPerChannel);
         // The loop's body takes the annotations below, op by op.
         SmallVector<Operation *> ignored;
         return multiplyChunk(body, loc, gemm, channels, columns, sum, ignored);
@@ -354,8 +352,6 @@ struct NchwConvolutionAsGemm
           narrowSide(gemm.chunk * oh * ow, c * kh * kw)) {
         gemm.chunkChannels = true;
         gemm.chunk = channelChunk;
-        gemm.channels = c;
-        gemm.columnsPerChannel = kh * kw;
         gemm.patchShape = {channelChunk, kh, kw, n, oh, ow};
       }
     }

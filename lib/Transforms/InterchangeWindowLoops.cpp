@@ -10,9 +10,9 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "ckpt-interchange-window-loops"

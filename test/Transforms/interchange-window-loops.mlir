@@ -1,4 +1,12 @@
 // RUN: ckpt-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(ckpt-interchange-window-loops))" | FileCheck %s
+// ckpt-cpu-pipeline runs it (on buffers, before the loops), except with
+// gpu-mapping, whose block and thread loops are made before it would run.
+// RUN: ckpt-opt %s --ckpt-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: ckpt-opt %s --pass-pipeline="builtin.module(ckpt-cpu-pipeline{gpu-mapping=1})" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU-MAPPING
+// PIPELINE: one-shot-bufferize
+// PIPELINE: ckpt-interchange-window-loops
+// PIPELINE: convert-linalg-to
+// GPU-MAPPING-NOT: ckpt-interchange-window-loops
 
 // Tests that a depthwise convolution (as generalized: loops n, oh, ow, c,
 // kh, kw) runs its output columns innermost: ow indexes the innermost

@@ -1,5 +1,7 @@
 // RUN: ckpt-opt %s --ckpt-shrink-sliced-convolutions --split-input-file | FileCheck %s
-// RUN: ckpt-opt %s --ckpt-shrink-sliced-convolutions --split-input-file | ckpt-opt --ckpt-tensor-prep=convolutions-to-gemm=true | FileCheck %s --check-prefix=PREP
+// RUN: ckpt-opt %s --split-input-file --ckpt-tensor-prep=convolutions-to-gemm=true | FileCheck %s --check-prefix=PREP
+// RUN: ckpt-opt %s --ckpt-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE: ckpt-shrink-sliced-convolutions
 
 // Tests that a weight-gradient-shaped convolution (stride 2 as dilation)
 // read through a chain of slices from the origin is computed at the kept

@@ -165,7 +165,7 @@ def _strided_input_gradient(grad_output, weight, size, stride, padding, groups=1
     phases are interleaved back into the input grid."""
     import torch
     aten = torch.ops.aten
-    n, _, ho, wo = grad_output.shape
+    n = grad_output.shape[0]
     c = weight.shape[1] * groups
     cells = [-(-extent // step) for extent, step in zip(size, stride)]
     rows = []
