@@ -1,24 +1,27 @@
 // RUN: ckpt-opt %s --split-input-file --ckpt-lower-attention | FileCheck %s
 // RUN: ckpt-opt %s --split-input-file --ckpt-lower-attention --ckpt-cpu-pipeline -o /dev/null
 
-// Tests that the forward becomes one parallel loop over the heads and the
-// query rows, each with a 64-element stack row for a block's scores, and an
-// online softmax over blocks of 64 keys up to the row (causal): the block's
-// scores and maximum, their exponentials and sum, the output row rescaled
-// once; no heap allocation.
+// Tests that the forward becomes one parallel loop over the heads and tiles
+// of 16 query rows, each with stack tiles only: the keys of a block (16 for
+// 16 keys) transposed into [width][block] and four rows of 16 (scores, the
+// block's bias, the rows' maxima and sums); key blocks up to the tile's last
+// row (causal); per row the scores, their maximum, the online softmax's
+// exponentials, the output row rescaled; the log-sum-exp at the end. No heap
+// allocation.
 // CHECK-LABEL: func.func @forward
 // CHECK-NOT: memref.alloc(
-// CHECK: scf.parallel (%[[H:.*]], %[[I:.*]]) =
-// CHECK-NEXT: %[[ROW:.*]] = memref.alloca() : memref<64xf32>
-// CHECK: %[[NEXT:.*]] = arith.addi %[[I]]
-// CHECK: %[[KEYS:.*]] = arith.minui %[[NEXT]]
-// CHECK: %[[BLOCK:.*]] = arith.constant 64 : index
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[KEYS]] step %[[BLOCK]] iter_args
-// CHECK: memref.store %{{.*}}, %[[ROW]]
+// CHECK: %[[TILES:.*]] = arith.ceildivui %{{.*}}, %c16
+// CHECK: scf.parallel (%{{[^,]*}}, %{{[^)]*}}) = ({{.*}}) to (%{{[^,]*}}, %[[TILES]])
+// CHECK-NEXT: %[[KT:.*]] = memref.alloca() : memref<8x16xf32>
+// CHECK-NEXT: memref.alloca() : memref<16xf32>
+// CHECK-NEXT: memref.alloca() : memref<16xf32>
+// CHECK-NEXT: memref.alloca() : memref<16xf32>
+// CHECK-NEXT: memref.alloca() : memref<16xf32>
+// CHECK: arith.minui
+// CHECK: %[[KEYS:.*]] = arith.minui %{{.*}}, %{{.*}} : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[KEYS]] step %c16
+// CHECK: memref.store %{{.*}}, %[[KT]][
 // CHECK: arith.maximumf
-// CHECK: scf.for
-// CHECK: math.exp
-// CHECK: arith.addf {{.*}} fastmath<reassoc,contract>
 // CHECK: math.exp
 // CHECK: math.log
 // CHECK-NOT: memref.alloc(
@@ -31,14 +34,18 @@ func.func @forward(%q: memref<4x16x8xf32>, %k: memref<4x16x8xf32>, %v: memref<4x
 // -----
 
 // Tests that the gradient is parallel over the leading dimensions only (dK
-// and dV accumulate over the query rows), recomputes each probability from
-// the log-sum-exp, a block of 64 keys at a time into a stack row (and the
-// block's score gradients into another), and allocates nothing on the heap.
+// and dV accumulate over the query rows), in key blocks of 16 (6 keys, padded)
+// with stack tiles: K and V transposed, their gradients' tiles, and rows of
+// 16; each probability recomputed from the log-sum-exp (no log); nothing on
+// the heap.
 // CHECK-LABEL: func.func @grad
 // CHECK-NOT: memref.alloc(
 // CHECK: scf.parallel (%{{[^,]*}}, %{{[^)]*}}) =
-// CHECK-NEXT: memref.alloca() : memref<64xf64>
-// CHECK-NEXT: memref.alloca() : memref<64xf64>
+// CHECK-NEXT: memref.alloca() : memref<4x16xf64>
+// CHECK-NEXT: memref.alloca() : memref<5x16xf64>
+// CHECK-NEXT: memref.alloca() : memref<4x16xf64>
+// CHECK-NEXT: memref.alloca() : memref<5x16xf64>
+// CHECK-NEXT: memref.alloca() : memref<16xf64>
 // CHECK: math.exp
 // CHECK-NOT: math.log
 // CHECK-NOT: memref.alloc(
@@ -56,5 +63,20 @@ func.func @grad(%q: memref<2x3x8x4xf64>, %k: memref<2x3x6x4xf64>, %v: memref<2x3
 // CHECK: scf.for
 func.func @grad_rank2(%q: memref<8x4xf32>, %l: memref<8xf32>) {
   ckpt.attention_grad scale(0.5) ins(%q, %q, %q, %q, %l, %q : memref<8x4xf32>, memref<8x4xf32>, memref<8x4xf32>, memref<8x4xf32>, memref<8xf32>, memref<8x4xf32>) outs(%q, %q, %q : memref<8x4xf32>, memref<8x4xf32>, memref<8x4xf32>)
+  return
+}
+
+// -----
+
+// Tests that dynamic widths put each parallel iteration's tiles in an
+// alloca scope (their size is known only at run time; the stack is released
+// every iteration), with 64-key blocks when the key count is dynamic.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: scf.parallel
+// CHECK-NEXT: memref.alloca_scope
+// CHECK: memref.alloca(%{{.*}}) : memref<?x64xf32>
+// CHECK-NOT: memref.alloc(
+func.func @dynamic(%q: memref<2x?x?xf32>, %k: memref<2x?x?xf32>, %v: memref<2x?x?xf32>, %o: memref<2x?x?xf32>, %l: memref<2x?xf32>) {
+  ckpt.attention scale(0.5) ins(%q, %k, %v : memref<2x?x?xf32>, memref<2x?x?xf32>, memref<2x?x?xf32>) outs(%o, %l : memref<2x?x?xf32>, memref<2x?xf32>)
   return
 }

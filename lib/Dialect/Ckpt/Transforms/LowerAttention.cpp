@@ -1,13 +1,22 @@
 //===- LowerAttention.cpp - attention ops on memrefs to loops -------------===//
 //
-// Implements `ckpt-lower-attention`. Both ops walk the keys of a query row
-// in blocks of kKeyBlock: the block's scores go to a row of that many
-// elements on the stack (one per thread), so that their exponentials and
-// sums run as vector loops. The forward keeps, per query row, a running
+// Implements `ckpt-lower-attention`. Both ops walk the keys in blocks whose
+// keys lie along the innermost, constant-length loops: a block of K (and,
+// in the backward, of V) is first copied transposed, feature by key, into a
+// stack tile padded with zeros, so that a query row's scores against the
+// whole block are `length(D)` multiply-adds of one row of lanes, the loop
+// LLVM vectorizes and keeps in registers. Padded keys, masked keys and the
+// keys a causal row does not see get the score -inf.
+//
+// The forward is parallel over the leading dimensions and tiles of query
+// rows; a tile shares each transposed key block. Per row it keeps a running
 // maximum m and sum l of exp(s - m) while it accumulates the output row in
 // place, rescaling it by exp(m_old - m_new) once per block (Milakov and
-// Gimelshein's online softmax); the backward recomputes each probability as
-// exp(s - lse). Neither allocates on the heap.
+// Gimelshein's online softmax). The backward is parallel over the leading
+// dimensions; per key block it recomputes each row's probabilities as
+// exp(s - lse) and accumulates the block's dK and dV in transposed stack
+// tiles (written out once the rows are done) and dQ in place. Neither
+// allocates on the heap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +28,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -34,10 +44,28 @@ using namespace mlir::ckpt;
 
 namespace {
 
-/// Keys per block: the stack rows hold this many scores.
-constexpr int64_t kKeyBlock = 64;
+/// Key blocks are whole groups of this many keys (a vector of f32 lanes on
+/// the widest x86 units).
+constexpr int64_t kKeyGroup = 16;
+/// The most keys in one block.
+constexpr int64_t kMaxKeyBlock = 128;
+/// Keys per block when the key count is dynamic.
+constexpr int64_t kDynamicKeyBlock = 64;
+/// Query rows that share one transposed key block in the forward.
+constexpr int64_t kQueryTile = 16;
 
-/// Emits the scalar code of one attention op at a builder's insertion point.
+/// The keys per block for `keys` keys: whole groups, as few blocks of at
+/// most kMaxKeyBlock as cover them, of equal length, so that padding is
+/// less than a group per block.
+int64_t chooseKeyBlock(int64_t keys) {
+  if (ShapedType::isDynamic(keys))
+    return kDynamicKeyBlock;
+  int64_t groups = llvm::divideCeil(std::max<int64_t>(keys, 1), kKeyGroup);
+  int64_t blocks = llvm::divideCeil(groups, kMaxKeyBlock / kKeyGroup);
+  return kKeyGroup * llvm::divideCeil(groups, blocks);
+}
+
+/// Emits the loops of one attention op at a builder's insertion point.
 class AttentionEmitter {
 public:
   AttentionEmitter(OpBuilder &b, Location loc, Value query, Value key,
@@ -48,19 +76,42 @@ public:
     element = cast<FloatType>(queryType.getElementType());
     rank = queryType.getRank();
     scaleValue = constant(scale);
+    block =
+        chooseKeyBlock(cast<MemRefType>(key.getType()).getDimSize(rank - 2));
   }
 
-  /// Loops over the leading dimensions (and the query rows when
-  /// `withRows`) in parallel; `body` gets the batch indices and the row.
-  void forEachBatch(bool withRows, function_ref<void(ValueRange, Value)> body) {
+  /// Loops in parallel over the leading dimensions and, when `extra` is
+  /// set, over [0, extra); `body` gets the leading indices and the extra
+  /// index. With a dynamic feature size, each iteration is an alloca scope
+  /// (its tiles are released when it ends).
+  void parallel(Value extra, function_ref<void(ValueRange, Value)> body) {
     SmallVector<Value> lower, upper, steps;
-    for (int64_t dim = 0; dim < rank - 2 + (withRows ? 1 : 0); ++dim) {
+    for (int64_t dim = 0; dim < rank - 2; ++dim) {
       lower.push_back(index(0));
       upper.push_back(memref::DimOp::create(b, loc, query, dim));
       steps.push_back(index(1));
     }
+    if (extra) {
+      lower.push_back(index(0));
+      upper.push_back(extra);
+      steps.push_back(index(1));
+    }
+    auto scoped = [&](ValueRange ivs) {
+      ValueRange batch = extra ? ivs.drop_back() : ivs;
+      Value extraIv = extra ? ivs.back() : Value();
+      if (!hasDynamicFeatures()) {
+        body(batch, extraIv);
+        return;
+      }
+      auto scope =
+          memref::AllocaScopeOp::create(b, loc, TypeRange{}, ValueRange{});
+      OpBuilder::InsertionGuard guard(b);
+      b.createBlock(&scope.getBodyRegion());
+      body(batch, extraIv);
+      memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
+    };
     if (lower.empty()) {
-      body({}, Value());
+      scoped({});
       return;
     }
     scf::ParallelOp::create(b, loc, lower, upper, steps,
@@ -68,17 +119,17 @@ public:
                               OpBuilder::InsertionGuard guard(b);
                               b.setInsertionPointToStart(
                                   nested.getInsertionBlock());
-                              body(withRows ? ivs.drop_back() : ivs,
-                                   withRows ? ivs.back() : Value());
+                              scoped(ivs);
                             });
   }
 
-  /// A sequential loop from 0 to `upper`; `body` gets the induction
-  /// variable and the iteration arguments and returns the next ones.
-  ValueRange loop(Value upper, ValueRange inits,
+  /// A sequential loop from `lowerBound` to `upper`; `body` gets the
+  /// induction variable and the iteration arguments and returns the next
+  /// ones.
+  ValueRange loop(Value lowerBound, Value upper, ValueRange inits,
                   function_ref<SmallVector<Value>(Value, ValueRange)> body) {
     auto forOp = scf::ForOp::create(
-        b, loc, index(0), upper, index(1), inits,
+        b, loc, lowerBound, upper, index(1), inits,
         [&](OpBuilder &nested, Location, Value iv, ValueRange args) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(nested.getInsertionBlock());
@@ -86,6 +137,25 @@ public:
           scf::YieldOp::create(b, loc, next);
         });
     return forOp.getResults();
+  }
+  ValueRange loop(Value upper, ValueRange inits,
+                  function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    return loop(index(0), upper, inits, body);
+  }
+  /// A loop without iteration arguments.
+  void each(Value upper, function_ref<void(Value)> body) {
+    loop(upper, {}, [&](Value iv, ValueRange) {
+      body(iv);
+      return SmallVector<Value>{};
+    });
+  }
+  /// A loop over the lanes of a key block (constant trip count).
+  void lanes(function_ref<void(Value)> body) { each(index(block), body); }
+  Value lanes(Value init, function_ref<Value(Value, Value)> body) {
+    return loop(index(block), {init},
+                [&](Value c, ValueRange acc) -> SmallVector<Value> {
+                  return {body(c, acc[0])};
+                })[0];
   }
 
   /// Reassociable sums, so that LLVM vectorizes them (in an order fixed
@@ -95,73 +165,206 @@ public:
                                          arith::FastMathFlags::reassoc |
                                              arith::FastMathFlags::contract);
   }
-
-  /// sum_d a[batch, i, d] * c[batch, j, d].
-  Value dot(Value a, Value i, Value c, Value j, ValueRange batch) {
-    Value size = dim(a, rank - 1);
-    return loop(
-        size, {constant(0.0)},
-        [&](Value d, ValueRange acc) -> SmallVector<Value> {
-          Value product =
-              arith::MulFOp::create(b, loc, load(a, batch, i, d),
-                                    load(c, batch, j, d), reassociable());
-          return {arith::AddFOp::create(b, loc, acc[0], product, reassociable())
-                      .getResult()};
-        })[0];
+  Value sum(Value x, Value y) {
+    return arith::AddFOp::create(b, loc, x, y, reassociable());
+  }
+  /// x + y * z, contractible into one fused multiply-add.
+  Value multiplyAdd(Value x, Value y, Value z) {
+    auto contract = arith::FastMathFlagsAttr::get(
+        b.getContext(), arith::FastMathFlags::contract);
+    Value product = arith::MulFOp::create(b, loc, y, z, contract);
+    return arith::AddFOp::create(b, loc, x, product, contract);
   }
 
-  /// A stack row of kKeyBlock elements (one block's scores).
-  Value blockRow() {
-    return memref::AllocaOp::create(b, loc,
-                                    MemRefType::get({kKeyBlock}, element));
+  /// sum_d a[batch, i, d] * c[batch, i, d].
+  Value dot(Value a, Value c, Value i, ValueRange batch) {
+    return loop(dim(a, rank - 1), {constant(0.0)},
+                [&](Value d, ValueRange acc) -> SmallVector<Value> {
+                  Value product = arith::MulFOp::create(
+                      b, loc, load(a, batch, i, d), load(c, batch, i, d),
+                      reassociable());
+                  return {sum(acc[0], product)};
+                })[0];
   }
 
-  /// Walks keys [0, keys) in blocks of kKeyBlock; `body` gets the block's
-  /// first key, its length and the iteration arguments.
-  ValueRange
-  blocks(Value keys, ValueRange inits,
-         function_ref<SmallVector<Value>(Value, Value, ValueRange)> body) {
-    auto forOp = scf::ForOp::create(
-        b, loc, index(0), keys, index(kKeyBlock), inits,
-        [&](OpBuilder &nested, Location, Value first, ValueRange args) {
+  bool hasDynamicFeatures() {
+    for (Value operand : {query, value})
+      if (cast<MemRefType>(operand.getType()).isDynamicDim(rank - 1))
+        return true;
+    return false;
+  }
+
+  /// A stack row of one key block's lanes.
+  Value laneRow() {
+    return memref::AllocaOp::create(b, loc, MemRefType::get({block}, element));
+  }
+  /// A stack row of `size` elements.
+  Value stackRow(int64_t size) {
+    return memref::AllocaOp::create(b, loc, MemRefType::get({size}, element));
+  }
+  /// A stack tile of `operand`'s features by a block's lanes.
+  Value transposedTile(Value operand) {
+    int64_t features = cast<MemRefType>(operand.getType()).getDimSize(rank - 1);
+    auto type = MemRefType::get({features, block}, element);
+    SmallVector<Value> sizes;
+    if (ShapedType::isDynamic(features))
+      sizes.push_back(dim(operand, rank - 1));
+    return memref::AllocaOp::create(b, loc, type, sizes);
+  }
+
+  /// tile[d, c] = source[batch, first + c, d] for the block's `length`
+  /// keys, 0 on the padding lanes. With `bias`, also bias[c] = 0 for a key
+  /// that counts and -inf for a masked or padding lane.
+  void transpose(Value source, ValueRange batch, Value first, Value length,
+                 Value tile, Value bias = {}) {
+    Value features = dim(source, rank - 1);
+    lanes([&](Value c) {
+      Value inside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, length);
+      Value j = arith::SelectOp::create(
+          b, loc, inside, arith::AddIOp::create(b, loc, first, c), first);
+      each(features, [&](Value d) {
+        Value x = arith::SelectOp::create(
+            b, loc, inside, load(source, batch, j, d), constant(0.0));
+        memref::StoreOp::create(b, loc, x, tile, ValueRange{d, c});
+      });
+      if (!bias)
+        return;
+      Value counts = inside;
+      if (keyMask)
+        counts = arith::AndIOp::create(b, loc, counts, load(keyMask, batch, j));
+      Value biasValue = arith::SelectOp::create(b, loc, counts, constant(0.0),
+                                                negativeInfinity());
+      memref::StoreOp::create(b, loc, biasValue, bias, c);
+    });
+  }
+
+  /// dest[batch, first + c, d] = tile[d, c] for the block's keys.
+  void writeBack(Value tile, Value dest, ValueRange batch, Value first,
+                 Value length) {
+    Value features = dim(dest, rank - 1);
+    each(length, [&](Value c) {
+      Value j = arith::AddIOp::create(b, loc, first, c);
+      each(features, [&](Value d) {
+        store(memref::LoadOp::create(b, loc, tile, ValueRange{d, c}), dest,
+              batch, j, d);
+      });
+    });
+  }
+
+  /// tile[:, :] = 0.
+  void zeroTile(Value tile, Value features) {
+    each(features, [&](Value d) {
+      lanes([&](Value c) {
+        memref::StoreOp::create(b, loc, constant(0.0), tile, ValueRange{d, c});
+      });
+    });
+  }
+
+  /// row[c] = sum_d source[batch, i, d] * tile[d, c] over a block's lanes.
+  void project(Value source, Value tile, Value row, Value i, ValueRange batch) {
+    lanes([&](Value c) {
+      memref::StoreOp::create(b, loc, constant(0.0), row, c);
+    });
+    each(dim(source, rank - 1), [&](Value d) {
+      Value x = load(source, batch, i, d);
+      lanes([&](Value c) {
+        Value acc = memref::LoadOp::create(b, loc, row, c);
+        Value t = memref::LoadOp::create(b, loc, tile, ValueRange{d, c});
+        memref::StoreOp::create(b, loc, multiplyAdd(acc, x, t), row, c);
+      });
+    });
+  }
+
+  /// tile[d, c] += source[batch, i, d] * row[c] over a block's lanes.
+  void accumulateOuter(Value tile, Value source, Value row, Value i,
+                       ValueRange batch) {
+    each(dim(source, rank - 1), [&](Value d) {
+      Value x = load(source, batch, i, d);
+      lanes([&](Value c) {
+        Value acc = memref::LoadOp::create(b, loc, tile, ValueRange{d, c});
+        Value r = memref::LoadOp::create(b, loc, row, c);
+        memref::StoreOp::create(b, loc, multiplyAdd(acc, x, r), tile,
+                                ValueRange{d, c});
+      });
+    });
+  }
+
+  /// The scores of row `i` against a key block, into `row`: scale * q_i .
+  /// k_j, or -inf for a lane whose bias is -inf or, causal, beyond the
+  /// row's `visible` keys of the block. Returns their maximum.
+  Value scores(Value tile, Value bias, Value row, Value i, Value visible,
+               ValueRange batch) {
+    project(query, tile, row, i, batch);
+    return lanes(negativeInfinity(), [&](Value c, Value max) {
+      Value s = mul(memref::LoadOp::create(b, loc, row, c), scaleValue);
+      Value counts = arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::OEQ,
+          memref::LoadOp::create(b, loc, bias, c), constant(0.0));
+      if (causal)
+        counts = arith::AndIOp::create(
+            b, loc, counts,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
+                                  visible));
+      s = arith::SelectOp::create(b, loc, counts, s, negativeInfinity());
+      memref::StoreOp::create(b, loc, s, row, c);
+      return arith::MaximumFOp::create(b, loc, max, s).getResult();
+    });
+  }
+
+  /// The keys of the block at `first` of `length` that row `i` sees: all,
+  /// or (causal) those up to i.
+  Value visibleKeys(Value i, Value first, Value length) {
+    if (!causal)
+      return length;
+    Value next = arith::AddIOp::create(b, loc, i, index(1));
+    Value any =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, next, first);
+    Value seen = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, next, first), length);
+    return arith::SelectOp::create(b, loc, any, seen, index(0));
+  }
+
+  /// Walks keys [0, keys) in blocks; `body` gets the block's first key and
+  /// its length.
+  void blocks(Value keys, function_ref<void(Value, Value)> body) {
+    scf::ForOp::create(
+        b, loc, index(0), keys, index(block), ValueRange{},
+        [&](OpBuilder &nested, Location, Value first, ValueRange) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(nested.getInsertionBlock());
           Value left = arith::SubIOp::create(b, loc, keys, first);
-          Value length = arith::MinUIOp::create(b, loc, left, index(kKeyBlock));
-          SmallVector<Value> next = body(first, length, args);
-          scf::YieldOp::create(b, loc, next);
+          Value length = arith::MinUIOp::create(b, loc, left, index(block));
+          body(first, length);
+          scf::YieldOp::create(b, loc);
         });
-    return forOp.getResults();
   }
 
-  /// row[jj] = exp(row[jj] - shift) for jj < length; returns their sum.
-  Value exponentiate(Value row, Value length, Value shift) {
-    return loop(
-        length, {constant(0.0)},
-        [&](Value jj, ValueRange acc) -> SmallVector<Value> {
-          Value p = exp(sub(memref::LoadOp::create(b, loc, row, jj), shift));
-          memref::StoreOp::create(b, loc, p, row, jj);
-          return {arith::AddFOp::create(b, loc, acc[0], p, reassociable())
-                      .getResult()};
-        })[0];
+  /// row[c] = exp(row[c] - shift) over a block's lanes; returns their sum.
+  Value exponentiate(Value row, Value shift) {
+    return lanes(constant(0.0), [&](Value c, Value acc) {
+      Value p = exp(sub(memref::LoadOp::create(b, loc, row, c), shift));
+      memref::StoreOp::create(b, loc, p, row, c);
+      return sum(acc, p);
+    });
   }
 
   /// buffer[batch, row, :] *= factor.
   void scaleRow(Value buffer, Value row, Value factor, ValueRange batch) {
-    loop(dim(buffer, rank - 1), {}, [&](Value column, ValueRange) {
+    each(dim(buffer, rank - 1), [&](Value column) {
       store(mul(load(buffer, batch, row, column), factor), buffer, batch, row,
             column);
-      return SmallVector<Value>{};
     });
   }
 
-  /// scale * q_i . k_j, or -inf where the key mask is false.
-  Value score(ValueRange batch, Value i, Value j) {
-    Value s = mul(dot(query, i, key, j, batch), scaleValue);
-    if (!keyMask)
-      return s;
-    return arith::SelectOp::create(b, loc, load(keyMask, batch, j), s,
-                                   negativeInfinity());
+  /// buffer[batch, row, :] += factor * source[batch, sourceRow, :].
+  void axpy(Value buffer, Value row, Value factor, Value source,
+            Value sourceRow, ValueRange batch) {
+    each(dim(buffer, rank - 1), [&](Value column) {
+      Value old = load(buffer, batch, row, column);
+      Value x = load(source, batch, sourceRow, column);
+      store(multiplyAdd(old, factor, x), buffer, batch, row, column);
+    });
   }
 
   Value negativeInfinity() {
@@ -188,26 +391,10 @@ public:
 
   /// Sets buffer[batch, :, :] to zero.
   void zero(Value buffer, ValueRange batch) {
-    loop(dim(buffer, rank - 2), {}, [&](Value row, ValueRange) {
-      loop(dim(buffer, rank - 1), {}, [&](Value column, ValueRange) {
+    each(dim(buffer, rank - 2), [&](Value row) {
+      each(dim(buffer, rank - 1), [&](Value column) {
         store(constant(0.0), buffer, batch, row, column);
-        return SmallVector<Value>{};
       });
-      return SmallVector<Value>{};
-    });
-  }
-
-  /// buffer[batch, row, :] = buffer[batch, row, :] * keep + factor *
-  /// source[batch, sourceRow, :]; `keep` may be null (1).
-  void axpy(Value buffer, Value row, Value keep, Value factor, Value source,
-            Value sourceRow, ValueRange batch) {
-    loop(dim(buffer, rank - 1), {}, [&](Value column, ValueRange) {
-      Value old = load(buffer, batch, row, column);
-      if (keep)
-        old = mul(old, keep);
-      Value term = mul(factor, load(source, batch, sourceRow, column));
-      store(add(old, term), buffer, batch, row, column);
-      return SmallVector<Value>{};
     });
   }
 
@@ -239,6 +426,8 @@ public:
   FloatType element;
   int64_t rank;
   Value scaleValue;
+  /// Keys per block (lanes of the score rows and transposed tiles).
+  int64_t block;
 
 private:
   static SmallVector<Value> indices(ValueRange batch, Value row, Value column) {
@@ -250,62 +439,84 @@ private:
   }
 };
 
-/// out[i] = sum_j softmax_j(s_ij) v_j, lse[i] = log sum_j exp(s_ij), row by
-/// row with an online softmax over blocks of keys.
+/// out[i] = sum_j softmax_j(s_ij) v_j, lse[i] = log sum_j exp(s_ij): per
+/// tile of query rows, an online softmax over the key blocks.
 void lowerAttention(OpBuilder &b, AttentionOp op) {
   AttentionEmitter e(b, op.getLoc(), op.getQuery(), op.getKey(), op.getValue(),
                      op.getKeyMask(), op.getCausal(),
                      op.getScale().convertToDouble());
   Location loc = op.getLoc();
   Value out = op.getOut(), lse = op.getLse();
-  e.forEachBatch(/*withRows=*/true, [&](ValueRange batch, Value i) {
-    Value scores = e.blockRow();
-    e.loop(e.dim(out, e.rank - 1), {}, [&](Value column, ValueRange) {
-      e.store(e.constant(0.0), out, batch, i, column);
-      return SmallVector<Value>{};
+  Value rows = e.dim(e.query, e.rank - 2);
+  Value tiles = arith::CeilDivUIOp::create(b, loc, rows, e.index(kQueryTile));
+  e.parallel(tiles, [&](ValueRange batch, Value tile) {
+    Value keysTile = e.transposedTile(e.key);
+    Value bias = e.laneRow();
+    Value scores = e.laneRow();
+    Value maxima = e.stackRow(kQueryTile);
+    Value sums = e.stackRow(kQueryTile);
+    Value firstRow = arith::MulIOp::create(b, loc, tile, e.index(kQueryTile));
+    Value tileRows = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, rows, firstRow),
+        e.index(kQueryTile));
+    Value lastRow = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, firstRow, tileRows), e.index(1));
+    auto rowOf = [&](Value r) {
+      return arith::AddIOp::create(b, loc, firstRow, r).getResult();
+    };
+    e.each(tileRows, [&](Value r) {
+      Value i = rowOf(r);
+      e.each(e.dim(out, e.rank - 1), [&](Value column) {
+        e.store(e.constant(0.0), out, batch, i, column);
+      });
+      memref::StoreOp::create(b, loc, e.negativeInfinity(), maxima, r);
+      memref::StoreOp::create(b, loc, e.constant(0.0), sums, r);
     });
-    Value negInf = e.negativeInfinity();
-    ValueRange stats = e.blocks(
-        e.keysOf(i), {negInf, e.constant(0.0)},
-        [&](Value first, Value length, ValueRange args) -> SmallVector<Value> {
-          Value blockMax = e.loop(
-              length, {negInf},
-              [&](Value jj, ValueRange max) -> SmallVector<Value> {
-                Value j = arith::AddIOp::create(b, loc, first, jj);
-                Value s = e.score(batch, i, j);
-                memref::StoreOp::create(b, loc, s, scores, jj);
-                return {
-                    arith::MaximumFOp::create(b, loc, max[0], s).getResult()};
-              })[0];
-          Value max = arith::MaximumFOp::create(b, loc, args[0], blockMax);
-          // While every key so far is masked, a later block's keys still
-          // count.
-          Value shift = e.shiftOf(max);
-          Value sum = e.exponentiate(scores, length, shift);
-          Value rescale = e.exp(e.sub(args[0], shift));
-          e.scaleRow(out, i, rescale, batch);
-          e.loop(length, {}, [&](Value jj, ValueRange) {
-            Value j = arith::AddIOp::create(b, loc, first, jj);
-            Value p = memref::LoadOp::create(b, loc, scores, jj);
-            e.axpy(out, i, Value(), p, e.value, j, batch);
-            return SmallVector<Value>{};
-          });
-          return {max, e.add(e.mul(args[1], rescale), sum)};
+    e.blocks(e.keysOf(lastRow), [&](Value first, Value length) {
+      e.transpose(e.key, batch, first, length, keysTile, bias);
+      e.each(tileRows, [&](Value r) {
+        Value i = rowOf(r);
+        Value visible = e.visibleKeys(i, first, length);
+        Value blockMax = e.scores(keysTile, bias, scores, i, visible, batch);
+        Value oldMax = memref::LoadOp::create(b, loc, maxima, r);
+        Value max = arith::MaximumFOp::create(b, loc, oldMax, blockMax);
+        // While every key so far is masked, a later block's keys still
+        // count.
+        Value shift = e.shiftOf(max);
+        Value blockSum = e.exponentiate(scores, shift);
+        Value rescale = e.exp(e.sub(oldMax, shift));
+        e.scaleRow(out, i, rescale, batch);
+        e.each(visible, [&](Value c) {
+          Value j = arith::AddIOp::create(b, loc, first, c);
+          Value p = memref::LoadOp::create(b, loc, scores, c);
+          e.axpy(out, i, p, e.value, j, batch);
         });
+        memref::StoreOp::create(b, loc, max, maxima, r);
+        Value oldSum = memref::LoadOp::create(b, loc, sums, r);
+        memref::StoreOp::create(b, loc, e.add(e.mul(oldSum, rescale), blockSum),
+                                sums, r);
+      });
+    });
     // A row without keys (every one masked) has sum 0 and output 0, as
     // PyTorch's safe softmax gives it.
-    Value inverse = arith::DivFOp::create(b, loc, e.constant(1.0), stats[1]);
-    Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                        stats[1], e.constant(0.0));
-    inverse = arith::SelectOp::create(b, loc, empty, e.constant(0.0), inverse);
-    e.scaleRow(out, i, inverse, batch);
-    Value logSum = math::LogOp::create(b, loc, stats[1]);
-    e.store(e.add(stats[0], logSum), lse, batch, i);
+    e.each(tileRows, [&](Value r) {
+      Value i = rowOf(r);
+      Value total = memref::LoadOp::create(b, loc, sums, r);
+      Value inverse = arith::DivFOp::create(b, loc, e.constant(1.0), total);
+      Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          total, e.constant(0.0));
+      inverse =
+          arith::SelectOp::create(b, loc, empty, e.constant(0.0), inverse);
+      e.scaleRow(out, i, inverse, batch);
+      Value logSum = math::LogOp::create(b, loc, total);
+      Value max = memref::LoadOp::create(b, loc, maxima, r);
+      e.store(e.add(max, logSum), lse, batch, i);
+    });
   });
 }
 
-/// dQ, dK, dV of attention, per leading index, recomputing each probability
-/// from the log-sum-exp, a block of keys at a time.
+/// dQ, dK, dV of attention, per leading index and key block, recomputing
+/// each probability from the log-sum-exp.
 void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
   AttentionEmitter e(b, op.getLoc(), op.getQuery(), op.getKey(), op.getValue(),
                      op.getKeyMask(), op.getCausal(),
@@ -313,45 +524,53 @@ void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
   Location loc = op.getLoc();
   Value out = op.getOut(), lse = op.getLse(), gradOut = op.getGradOut();
   Value dq = op.getGradQuery(), dk = op.getGradKey(), dv = op.getGradValue();
-  e.forEachBatch(/*withRows=*/false, [&](ValueRange batch, Value) {
-    Value probabilities = e.blockRow();
-    Value gradScores = e.blockRow();
+  e.parallel(Value(), [&](ValueRange batch, Value) {
+    Value keysTile = e.transposedTile(e.key);
+    Value valuesTile = e.transposedTile(e.value);
+    Value gradKeysTile = e.transposedTile(e.key);
+    Value gradValuesTile = e.transposedTile(e.value);
+    Value bias = e.laneRow();
+    Value probabilities = e.laneRow();
+    Value gradScores = e.laneRow();
     e.zero(dq, batch);
-    e.zero(dk, batch);
-    e.zero(dv, batch);
-    e.loop(e.dim(e.query, e.rank - 2), {}, [&](Value i, ValueRange) {
-      // D_i = dO_i . O_i: the softmax Jacobian's row term.
-      Value rowTerm = e.dot(gradOut, i, out, i, batch);
-      // A row without keys (lse -inf) has probabilities 0.
-      Value rowLse = e.shiftOf(e.load(lse, batch, i));
-      e.blocks(e.keysOf(i), {}, [&](Value first, Value length, ValueRange) {
-        e.loop(length, {}, [&](Value jj, ValueRange) {
-          Value j = arith::AddIOp::create(b, loc, first, jj);
-          memref::StoreOp::create(b, loc, e.score(batch, i, j), probabilities,
-                                  jj);
-          return SmallVector<Value>{};
-        });
-        e.exponentiate(probabilities, length, rowLse);
-        e.loop(length, {}, [&](Value jj, ValueRange) {
-          Value j = arith::AddIOp::create(b, loc, first, jj);
-          Value p = memref::LoadOp::create(b, loc, probabilities, jj);
-          Value dp = e.dot(gradOut, i, e.value, j, batch);
+    Value rows = e.dim(e.query, e.rank - 2);
+    e.blocks(e.dim(e.key, e.rank - 2), [&](Value first, Value length) {
+      e.transpose(e.key, batch, first, length, keysTile, bias);
+      e.transpose(e.value, batch, first, length, valuesTile);
+      e.zeroTile(gradKeysTile, e.dim(e.key, e.rank - 1));
+      e.zeroTile(gradValuesTile, e.dim(e.value, e.rank - 1));
+      // Causal: rows before the block's first key see none of it.
+      Value firstRow =
+          e.causal ? arith::MinUIOp::create(b, loc, first, rows).getResult()
+                   : e.index(0);
+      e.loop(firstRow, rows, {}, [&](Value i, ValueRange) {
+        Value visible = e.visibleKeys(i, first, length);
+        // D_i = dO_i . O_i: the softmax Jacobian's row term.
+        Value rowTerm = e.dot(gradOut, out, i, batch);
+        // A row without keys (lse -inf) has probabilities 0.
+        Value rowLse = e.shiftOf(e.load(lse, batch, i));
+        e.scores(keysTile, bias, probabilities, i, visible, batch);
+        // dP_ij = dO_i . v_j.
+        e.project(gradOut, valuesTile, gradScores, i, batch);
+        e.lanes([&](Value c) {
+          Value s = memref::LoadOp::create(b, loc, probabilities, c);
+          Value p = e.exp(e.sub(s, rowLse));
+          memref::StoreOp::create(b, loc, p, probabilities, c);
+          Value dp = memref::LoadOp::create(b, loc, gradScores, c);
           Value ds = e.mul(e.mul(p, e.sub(dp, rowTerm)), e.scaleValue);
-          memref::StoreOp::create(b, loc, ds, gradScores, jj);
-          return SmallVector<Value>{};
+          memref::StoreOp::create(b, loc, ds, gradScores, c);
         });
-        e.loop(length, {}, [&](Value jj, ValueRange) {
-          Value j = arith::AddIOp::create(b, loc, first, jj);
-          Value p = memref::LoadOp::create(b, loc, probabilities, jj);
-          Value ds = memref::LoadOp::create(b, loc, gradScores, jj);
-          e.axpy(dv, j, Value(), p, gradOut, i, batch);
-          e.axpy(dq, i, Value(), ds, e.key, j, batch);
-          e.axpy(dk, j, Value(), ds, e.query, i, batch);
-          return SmallVector<Value>{};
+        e.accumulateOuter(gradValuesTile, gradOut, probabilities, i, batch);
+        e.accumulateOuter(gradKeysTile, e.query, gradScores, i, batch);
+        e.each(visible, [&](Value c) {
+          Value j = arith::AddIOp::create(b, loc, first, c);
+          Value ds = memref::LoadOp::create(b, loc, gradScores, c);
+          e.axpy(dq, i, ds, e.key, j, batch);
         });
         return SmallVector<Value>{};
       });
-      return SmallVector<Value>{};
+      e.writeBack(gradKeysTile, dk, batch, first, length);
+      e.writeBack(gradValuesTile, dv, batch, first, length);
     });
   });
 }

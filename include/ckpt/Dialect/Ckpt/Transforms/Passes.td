@@ -95,22 +95,31 @@ def LowerAttentionPass : Pass<"ckpt-lower-attention"> {
   let summary = "Lower ckpt.attention and ckpt.attention_grad on memrefs to "
                 "loops";
   let description = [{
-    Runs after bufferization. Each `ckpt.attention` becomes a parallel loop
-    over the leading dimensions and the query rows; each row is computed
-    with an online softmax over blocks of 64 keys (the block's scores and
-    their maximum, then their exponentials and sum as vector loops, the
-    output row rescaled once per block), so nothing with two sequence
-    dimensions is allocated. Each `ckpt.attention_grad` becomes a parallel
-    loop over the leading dimensions that zeroes the gradients and, row by
-    row and block by block, recomputes the probabilities from the saved
-    log-sum-exp and accumulates dQ, dK and dV (flash attention's backward).
-    A block's scores (and score gradients) live in 64-element `memref.alloca`
-    rows, which `ckpt-hoist-loop-allocas` makes one per thread; nothing is
-    allocated on the heap, so the memory the analysis forecast for the op
-    (its results) is what it uses. Sums are reassociable
-    (`fastmath<reassoc, contract>`), so LLVM vectorizes them; their order is
-    fixed by the build, so a recomputation repeats the same bits. f32 and
-    f64; bf16/f16 attention ops are an error here.
+    Runs after bufferization. Both ops walk the keys in blocks of a
+    constant length (a multiple of 16 up to 128, balanced over the key
+    count; 64 when it is dynamic): a block of K (and, in the backward, of V)
+    is copied transposed, feature by key, into a zero-padded stack tile, so
+    that a query row's scores against the block are one multiply-add per
+    feature over a constant row of lanes, which LLVM vectorizes and keeps in
+    registers; padded, masked and (causal) later keys score -inf.
+
+    Each `ckpt.attention` becomes a parallel loop over the leading
+    dimensions and tiles of 16 query rows; a tile shares each transposed key
+    block (up to its last row when causal), and each row keeps a running
+    maximum and sum (an online softmax), rescaling its output row once per
+    block; the log-sum-exp is written at the end. Each `ckpt.attention_grad`
+    becomes a parallel loop over the leading dimensions; per key block it
+    recomputes each row's probabilities from the saved log-sum-exp,
+    accumulates the block's dK and dV in transposed stack tiles (written
+    out once the rows are done) and dQ in place (flash attention's
+    backward). Nothing with two sequence dimensions exists and nothing is
+    allocated on the heap: static tiles are `memref.alloca`s that
+    `ckpt-hoist-loop-allocas` makes one per thread, dynamic ones live in a
+    `memref.alloca_scope` per iteration, so the memory the analysis forecast
+    for the op (its results) is what it uses. Sums are reassociable
+    (`fastmath<reassoc, contract>`) so that LLVM vectorizes them; their
+    order is fixed by the build, so a recomputation repeats the same bits.
+    f32 and f64; bf16/f16 attention ops are an error here.
 
     Example:
 
@@ -119,9 +128,11 @@ def LowerAttentionPass : Pass<"ckpt-lower-attention"> {
         ins(%q, %k, %v : memref<4x128x16xf32>, memref<4x128x16xf32>, memref<4x128x16xf32>)
         outs(%o, %l : memref<4x128x16xf32>, memref<4x128xf32>)
     // becomes
-    scf.parallel (%h, %i) = (%c0, %c0) to (%c4, %c128) step (%c1, %c1) {
-      // out[h, i, :] = 0; online softmax over keys 0..i; out[h, i, :] /= sum;
-      // lse[h, i] = max + log(sum)
+    scf.parallel (%h, %t) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+      %kt = memref.alloca() : memref<16x128xf32>   // one key block, transposed
+      // rows 16t..16t+15: out = 0, then per key block up to the last row:
+      // Kt = K[h, block]^T; per row: scores, max, exp, rescaled out += p V;
+      // finally out /= sum, lse = max + log(sum)
     }
     ```
   }];
