@@ -54,12 +54,15 @@ void mlir::ckpt::buildGpuPipeline(OpPassManager &pm,
   TensorPreparationOptions tensorPrep;
   tensorPrep.fuseElementwise = options.fuseElementwise;
   tensorPrep.decomposeAttention = true;
+  tensorPrep.keepCudaAttention = options.fusedAttention;
   buildTensorAndRematStages(pm, tensorPrep, options.remat.get());
   // Frees right after last use are placed while everything is host code:
   // deallocation rejects the barriers kernels contain.
   buildBufferizationPipeline(pm);
 
-  // Library GEMMs first: what they take is not generated.
+  // Library calls first: what they take is not generated.
+  if (options.fusedAttention)
+    pm.addPass(ckpt::createAttentionToCudaPass());
   if (options.gemm == "cublas") {
     GemmToCublasPassOptions gemm;
     gemm.allowTF32 = options.allowTF32;

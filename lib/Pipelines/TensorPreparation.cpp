@@ -28,9 +28,13 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // Random numbers become pure integer arithmetic: recomputing or fusing them
   // reproduces the same bits.
   pm.addPass(createLowerRandomPass());
-  // Attention as linalg where the backend has no fused lowering of its own.
-  if (options.decomposeAttention)
-    pm.addPass(createDecomposeAttentionPass());
+  // Attention as linalg where the backend has no fused lowering of its own
+  // (for the GPU: for the ops its fused kernels do not take).
+  if (options.decomposeAttention) {
+    DecomposeAttentionPassOptions decompose;
+    decompose.keepCudaKernels = options.keepCudaAttention;
+    pm.addPass(createDecomposeAttentionPass(decompose));
+  }
   pm.addPass(createDecomposeAggregatesPass());
   // A zero-filled tensor shared by many matmuls (what importers and CSE
   // produce) would be one buffer alive across the whole step.

@@ -9,10 +9,14 @@ every GPU run of ckpt code is an ahead-of-time build made here:
   executable (`ckpt-compile --backend=cuda`) without remat and at each
   budget, and the outputs of the CPU build without remat (seed 1) to compare
   against, with the CPU build's measured peak and each remat report's budget;
-- benchmark programs (the GPT-style stack at two sizes): CUDA executables
-  without remat and at budgets 0.3, 0.5 and 0.7 (a budget below the smallest
-  feasible peak is built at `min` instead and marked so), and the PyTorch
-  definition of the same model (`torch_gpt.py`);
+- benchmark programs (the GPT-style stack at two sizes, and at GPT-2
+  small's shape at sequence 1024 and 4096): CUDA executables without remat
+  and at budgets 0.3, 0.5 and 0.7 (the GPT-2-shaped ones at `min` and 0.5; a
+  budget below the smallest feasible peak is built at `min` instead and
+  marked so), and the PyTorch definition of the same model (`torch_gpt.py`);
+- attention programs (one attention and its gradient, at GPT-2 small's head
+  shape): a CUDA executable each, and the PyTorch SDPA definition
+  (`torch_attention.py`);
 - `run.sh` (one command: validation, then benchmark) and `gpu_check.py`.
 
 The executables travel compressed (`bin.tar.xz`; `gpu_check.py` unpacks
@@ -45,6 +49,20 @@ VALIDATION = {
     "unet": ("unet --levels 3 --batch 2 --size 32 --channels 4 --in-channels 2", ["0.8", "min"]),
     "resnet": ("resnet --blocks 2 --batch 2 --size 8 --channels 4", ["0.8", "min"]),
 }
+# Attention on its own (fused CUDA kernels vs the CPU loops): every kernel
+# width (32, 64, 128, 256 channels), causal and not, a padding mask (random
+# bits: with causal, some queries see no key at all), more keys than
+# queries, a value width unlike the key's, sequences across several tiles.
+ATTENTION_VALIDATION = {
+    "attn-causal-64": ("attention --batch 1 --heads 4 --seq 130 --width 64 --causal", []),
+    "attn-masked-40x24": ("attention --batch 2 --heads 3 --seq 50 --keys 70 --width 40 "
+                          "--value-width 24 --masked", []),
+    "attn-causal-masked-96": ("attention --batch 1 --heads 2 --seq 100 --width 96 "
+                              "--causal --masked", []),
+    "attn-200": ("attention --batch 1 --heads 2 --seq 40 --keys 33 --width 200", []),
+    "attn-16": ("attention --batch 3 --heads 2 --seq 17 --width 16 --causal", []),
+}
+VALIDATION.update(ATTENTION_VALIDATION)
 QUICK_VALIDATION = {"mlp": ("mlp --layers 8 --batch 256 --hidden 64", ["0.7"])}
 
 # The GPT-style stack without a vocabulary (embedded inputs, regression
@@ -52,10 +70,25 @@ QUICK_VALIDATION = {"mlp": ("mlp --layers 8 --batch 256 --hidden 64", ["0.7"])}
 BENCHMARK = {
     "gpt-small": {"layers": 4, "seq": 512, "d": 128, "heads": 8},
     "gpt-medium": {"layers": 8, "seq": 1024, "d": 256, "heads": 8},
+    # GPT-2 small's shape (12 layers, 12 heads of 64 channels), batch 4.
+    "gpt2s-1k": {"layers": 12, "seq": 1024, "d": 768, "heads": 12, "batch": 4},
+    "gpt2s-4k": {"layers": 12, "seq": 4096, "d": 768, "heads": 12, "batch": 4},
 }
 BENCHMARK_BUDGETS = ["0.3", "0.5", "0.7"]
+# Programs measured at other budgets than BENCHMARK_BUDGETS: the smallest
+# peak ckpt finds (what matters at long context) and one in between.
+BENCHMARK_BUDGETS_OF = {"gpt2s-1k": ["min", "0.5"], "gpt2s-4k": ["min", "0.5"]}
+# Attention forward and backward alone at GPT-2 small's head shape (batch 4,
+# 12 heads, 64 channels, causal), against PyTorch's SDPA.
+ATTENTION_BENCHMARK = {
+    "attn-gpt2s-1k": {"batch": 4, "heads": 12, "seq": 1024, "width": 64, "causal": True},
+    "attn-gpt2s-4k": {"batch": 4, "heads": 12, "seq": 4096, "width": 64, "causal": True},
+}
 QUICK_BENCHMARK = {"gpt-tiny": {"layers": 2, "seq": 16, "d": 16, "heads": 2}}
 QUICK_BENCHMARK_BUDGETS = ["0.9"]
+QUICK_ATTENTION_BENCHMARK = {
+    "attn-tiny": {"batch": 1, "heads": 2, "seq": 16, "width": 8, "causal": True},
+}
 
 
 class PackageError(Exception):
@@ -143,9 +176,9 @@ class Packager:
         benchmark sizes are too big to execute here)."""
         return self.cpu_build(name, source)[1]
 
-    def build(self, validation, benchmark, budgets):
+    def build(self, validation, benchmark, budgets, attention):
         manifest = {"created": time.strftime("%Y-%m-%d %H:%M:%S"), "backend": self.backend,
-                    "seed": 1, "validation": {}, "benchmark": {}}
+                    "seed": 1, "validation": {}, "benchmark": {}, "attention": {}}
         tasks = []
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
             for name, (zoo_args, program_budgets) in validation.items():
@@ -161,9 +194,18 @@ class Packager:
                 program = manifest["benchmark"][name] = {"zoo": zoo_args, "shape": shape,
                                                          "variants": []}
                 tasks.append((program, None, pool.submit(self.signature_only, name, source)))
-                for budget in [None] + budgets:
+                for budget in [None] + BENCHMARK_BUDGETS_OF.get(name, budgets):
                     tasks.append((program, "variants",
                                   pool.submit(self.compile_variant, name, source, budget)))
+            for name, shape in attention.items():
+                zoo_args = "attention " + " ".join(
+                    f"--{k}" if v is True else f"--{k} {v}" for k, v in shape.items())
+                source = self.generate(name, zoo_args)
+                program = manifest["attention"][name] = {"zoo": zoo_args, "shape": shape,
+                                                         "variants": []}
+                tasks.append((program, None, pool.submit(self.signature_only, name, source)))
+                tasks.append((program, "variants",
+                              pool.submit(self.compile_variant, name, source, None)))
             for program, key, future in tasks:
                 result = future.result()
                 if key:
@@ -208,9 +250,10 @@ def main(argv=None):
         packager = Packager(args.build, args.out, args.jobs, args.backend)
         if args.quick:
             manifest = packager.build(QUICK_VALIDATION, QUICK_BENCHMARK,
-                                      QUICK_BENCHMARK_BUDGETS)
+                                      QUICK_BENCHMARK_BUDGETS, QUICK_ATTENTION_BENCHMARK)
         else:
-            manifest = packager.build(VALIDATION, BENCHMARK, BENCHMARK_BUDGETS)
+            manifest = packager.build(VALIDATION, BENCHMARK, BENCHMARK_BUDGETS,
+                                      ATTENTION_BENCHMARK)
     except PackageError as error:
         print(f"gpu_package: error: {error}", file=sys.stderr)
         return 1
@@ -221,7 +264,7 @@ def main(argv=None):
     with tarfile.open(os.path.join(args.out, "bin.tar.xz"), "w:xz") as archive:
         archive.add(os.path.join(args.out, "bin"), arcname="bin")
     shutil.rmtree(os.path.join(args.out, "bin"))
-    for file in ("gpu_check.py", "torch_gpt.py", "run.sh"):
+    for file in ("gpu_check.py", "torch_gpt.py", "torch_attention.py", "run.sh"):
         shutil.copy(os.path.join(HERE, "gpu", file), os.path.join(args.out, file))
     shutil.copy(os.path.join(HERE, "inputs.py"), os.path.join(args.out, "ckpt_inputs.py"))
     os.chmod(os.path.join(args.out, "run.sh"), 0o755)
@@ -229,7 +272,7 @@ def main(argv=None):
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     size = folder_bytes(args.out)
-    variants = sum(len(p["variants"]) for group in ("validation", "benchmark")
+    variants = sum(len(p["variants"]) for group in ("validation", "benchmark", "attention")
                    for p in manifest[group].values())
     print(f"gpu_package: {args.out}: {variants} {args.backend} builds, {size / 2**20:.1f} MiB "
           f"(limit 64 MiB), {manifest['package_seconds']} s")

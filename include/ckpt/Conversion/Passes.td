@@ -55,6 +55,46 @@ def GemmToCublasPass : Pass<"ckpt-gemm-to-cublas", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def AttentionToCudaPass : Pass<"ckpt-attention-to-cuda", "mlir::ModuleOp"> {
+  let summary = "Turn attention ops on memrefs into calls to the fused CUDA "
+                "attention kernels";
+  let description = [{
+    Replaces every `ckpt.attention` and `ckpt.attention_grad` on memrefs by
+    a call to libckpt_cuda_runtime's fused attention
+    (`ckpt_cuda_attention_f32`, `ckpt_cuda_attention_grad_f32`, and their
+    `_masked_` forms with a key mask): flash attention's forward and its
+    backward recomputing the probabilities tile by tile, so the step holds
+    nothing with two sequence dimensions, and no sum depends on the order
+    threads run in. Each operand is passed as a [batch, heads, rows, width]
+    view (`memref.reinterpret_cast` of its base buffer, unit leading sizes
+    added below rank 4; the log-sum-exp and the mask as [batch, heads,
+    rows]); the callees are declared with `llvm.emit_c_interface`. The
+    kernels allocate nothing: the buffers are the op's operands, so the
+    memory analysis's forecast stays the device's peak.
+
+    f32 only, the query of rank 2 to 4, head widths up to 256: anything
+    else fails with a diagnostic (`ckpt-decompose-attention
+    keep-cuda-kernels` decomposes exactly those ops first, as
+    ckpt-gpu-pipeline does).
+
+    Example:
+
+    ```mlir
+    ckpt.attention causal scale(0.25)
+        ins(%q, %k, %v : memref<4x128x16xf32>, memref<4x128x16xf32>, memref<4x128x16xf32>)
+        outs(%o, %lse : memref<4x128x16xf32>, memref<4x128xf32>)
+    // becomes
+    %base, %offset, %sizes:3, %strides:3 = memref.extract_strided_metadata %q : ...
+    %qv = memref.reinterpret_cast %base to offset: [%offset], sizes: [%c1, %sizes#0, %sizes#1, %sizes#2], strides: [%c0, %strides#0, %strides#1, %strides#2] : ...
+    ...
+    call @ckpt_cuda_attention_f32(%qv, %kv, %vv, %ov, %lv, %c1_i32, %scale) : (...) -> ()
+    ```
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def GemmToBlasPass : Pass<"ckpt-gemm-to-blas", "mlir::ModuleOp"> {
   let summary = "Turn matmul-like linalg ops on memrefs into BLAS calls";
   let description = [{

@@ -50,6 +50,11 @@ struct TensorPreparationOptions
                      "linalg (ckpt-decompose-attention), for backends "
                      "without a fused attention lowering"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<bool> keepCudaAttention{
+      *this, "keep-cuda-attention",
+      llvm::cl::desc("With decompose-attention, leave the attention ops the "
+                     "fused CUDA kernels take (f32, head widths up to 256)"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the tensor stage shared by the lowering pipelines: calls to private
@@ -195,6 +200,14 @@ struct GpuPipelineOptions : public LoweringPipelineOptions<GpuPipelineOptions> {
       *this, "allow-tf32",
       llvm::cl::desc("Run f32 cuBLAS GEMMs with TF32 tensor-core math"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<bool> fusedAttention{
+      *this, "fused-attention",
+      llvm::cl::desc("Run ckpt.attention and ckpt.attention_grad as the "
+                     "fused kernels of libckpt_cuda_runtime where they take "
+                     "them (f32, head widths up to 256; "
+                     "ckpt-attention-to-cuda), decomposed into linalg "
+                     "otherwise or when false"),
+      llvm::cl::init(true)};
   ::mlir::detail::PassOptions::Option<bool> resultsOnDevice{
       *this, "results-on-device",
       llvm::cl::desc("Keep the function's results in device memory (for "

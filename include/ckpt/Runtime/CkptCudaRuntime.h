@@ -4,7 +4,8 @@
 |* The ckpt CUDA runtime (libckpt_cuda_runtime): the `mgpu*` entry points     *|
 |* that host code lowered by ckpt-gpu-pipeline calls after translation to     *|
 |* LLVM IR, device-memory accounting, and the cuBLAS GEMMs the pipeline's     *|
-|* `gemm=cublas` path calls. Built from C++ and the CUDA headers only (no     *|
+|* `gemm=cublas` path calls, and fused attention. Built from C++, CUDA        *|
+|* kernels compiled by nvcc into an embedded fatbin and the CUDA headers (no  *|
 |* LLVM/MLIR), linked against the driver API (-lcuda) and cuBLAS.             *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -96,6 +97,35 @@ void _mlir_ciface_ckpt_cuda_batch_gemm_bf16_f32(CkptMemRef3D *a,
 void _mlir_ciface_ckpt_cuda_batch_gemm_bf16(CkptMemRef3D *a, CkptMemRef3D *b,
                                             CkptMemRef3D *c, int32_t transA,
                                             int32_t transB);
+
+/* Fused attention (ckpt-attention-to-cuda): ckpt.attention and
+ * ckpt.attention_grad on f32 buffers viewed as [batch, heads, rows, width]
+ * (`CkptMemRef4D`; the log-sum-exp and the optional key mask, i1 stored one
+ * byte per element, as [batch, heads, rows]). Any strides; head widths up to
+ * 256. `causal` = 1 masks the keys after each query (top-left aligned);
+ * `scale` multiplies the scores. The forward writes `out` and `lse`, the
+ * gradient `grad_query`, `grad_key` and `grad_value` (every element: masked
+ * keys get zeros). Sums are taken in a fixed order (no atomics): equal
+ * inputs give equal bits. The kernels allocate no device memory. A call
+ * returns when its results are written; operand shapes that do not agree
+ * print an error and exit with status 1. */
+void _mlir_ciface_ckpt_cuda_attention_f32(CkptMemRef4D *q, CkptMemRef4D *k,
+                                          CkptMemRef4D *v, CkptMemRef4D *out,
+                                          CkptMemRef3D *lse, int32_t causal,
+                                          double scale);
+void _mlir_ciface_ckpt_cuda_attention_masked_f32(
+    CkptMemRef4D *q, CkptMemRef4D *k, CkptMemRef4D *v, CkptMemRef4D *out,
+    CkptMemRef3D *lse, CkptMemRef3D *keyMask, int32_t causal, double scale);
+void _mlir_ciface_ckpt_cuda_attention_grad_f32(
+    CkptMemRef4D *q, CkptMemRef4D *k, CkptMemRef4D *v, CkptMemRef4D *out,
+    CkptMemRef3D *lse, CkptMemRef4D *gradOut, CkptMemRef4D *gradQuery,
+    CkptMemRef4D *gradKey, CkptMemRef4D *gradValue, int32_t causal,
+    double scale);
+void _mlir_ciface_ckpt_cuda_attention_grad_masked_f32(
+    CkptMemRef4D *q, CkptMemRef4D *k, CkptMemRef4D *v, CkptMemRef4D *out,
+    CkptMemRef3D *lse, CkptMemRef4D *gradOut, CkptMemRef4D *gradQuery,
+    CkptMemRef4D *gradKey, CkptMemRef4D *gradValue, CkptMemRef3D *keyMask,
+    int32_t causal, double scale);
 
 #ifdef __cplusplus
 }

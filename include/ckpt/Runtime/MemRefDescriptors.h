@@ -1,7 +1,7 @@
 /*===- MemRefDescriptors.h - memref descriptors as C sees them ---*- C -*-===//
  *
  * The descriptors MLIR's C interface (`llvm.emit_c_interface`) passes by
- * pointer for the memref arguments of the runtimes' GEMMs.
+ * pointer for the memref arguments of the runtimes' GEMMs and attention calls.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -27,5 +27,14 @@ typedef struct CkptMemRef3D {
   int64_t sizes[3];
   int64_t strides[3];
 } CkptMemRef3D;
+
+/** A rank-4 memref descriptor ([batch, heads, rows, columns] views). */
+typedef struct CkptMemRef4D {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[4];
+  int64_t strides[4];
+} CkptMemRef4D;
 
 #endif /* CKPT_RUNTIME_MEMREFDESCRIPTORS_H */

@@ -14,9 +14,16 @@ without remat and at each budget, PyTorch eager and PyTorch with
 torch.utils.checkpoint around every block (torch_gpt.py: same shapes and
 math, f32), as ratios to PyTorch eager; and ckpt's throughput at the peak
 memory of PyTorch + checkpoint (the fastest ckpt build whose peak is at most
-that). The benchmark checks too: remat builds bit-identical to the build
-without remat, device peak <= budget, and ckpt's loss and gradients equal
-PyTorch's on the same inputs (normwise relative error <= 1e-4).
+that), and with PyTorch's fused attention (SDPA) in both PyTorch rows,
+ckpt's smallest peak against PyTorch + checkpoint's. The benchmark checks
+too: remat builds bit-identical to the build without remat, device peak <=
+budget, and ckpt's loss and gradients equal PyTorch's on the same inputs
+(normwise relative error <= 1e-4).
+
+Attention, for every attention program: one forward and backward through
+ckpt's fused kernels against PyTorch's scaled_dot_product_attention in f32
+and bf16 (torch_attention.py), and ckpt's loss and gradients against
+PyTorch's f32 ones on the same inputs (normwise relative error <= 1e-4).
 
     python3 gpu_check.py [--iterations N] [--skip-validation] [--skip-torch]
 
@@ -197,7 +204,8 @@ def benchmark(manifest, results, iterations, skip_torch, device):
             # The same model: PyTorch's loss and gradients on the inputs the
             # ckpt driver generated.
             arrays = torch_gpt.ckpt_inputs([i["shape"] for i in program["inputs"]], 1)
-            theirs = torch_gpt.loss_and_gradients(arrays, shape["heads"], device)
+            theirs = torch_gpt.loss_and_gradients(arrays, shape["heads"], device,
+                                                  shape.get("batch", 1))
             ours = decode_outputs(baseline_bytes, program["outputs"])
             error = max(relative_error(a, b) for a, b in zip(ours, theirs))
             checks["torch_vs_ckpt_max_relative_error"] = error
@@ -206,12 +214,19 @@ def benchmark(manifest, results, iterations, skip_torch, device):
             if error > TOLERANCE:
                 failures.append(f"{name}: ckpt and PyTorch disagree ({error:.3g})")
         if torch_gpt is not None:
-            for checkpoint in (False, True):
-                measured = torch_gpt.measure(shape["layers"], shape["seq"], shape["d"],
-                                             shape["heads"], checkpoint, iterations,
-                                             device=device)
-                rows.append(dict(measured, what="torch checkpoint/layer" if checkpoint
-                                 else "torch eager"))
+            for sdpa in (False, True):
+                for checkpoint in (False, True):
+                    what = "torch checkpoint/layer" if checkpoint else "torch eager"
+                    what += " sdpa" if sdpa else ""
+                    try:
+                        measured = torch_gpt.measure(shape["layers"], shape["seq"], shape["d"],
+                                                     shape["heads"], checkpoint, iterations,
+                                                     device=device, sdpa=sdpa,
+                                                     batch=shape.get("batch", 1))
+                    except RuntimeError as error:  # out of memory, most likely
+                        measured = {"error": str(error).splitlines()[0][:200]}
+                        torch_gpt.release_memory(device)
+                    rows.append(dict(measured, what=what))
         eager = next((r for r in rows if r["what"] == "torch eager"), None)
         print(f"{'':24} {'step ms':>9} {'peak MiB':>9} {'time/eager':>10} {'peak/eager':>10}")
         for row in rows:
@@ -241,10 +256,89 @@ def benchmark(manifest, results, iterations, skip_torch, device):
                       "(goal >= 1.0)")
             else:
                 print("no ckpt build fits torch+checkpoint's peak")
+        # Memory at long context: ckpt's smallest measured peak against
+        # PyTorch + checkpoint per layer with its fused attention (SDPA).
+        sdpa_reference = next((r for r in rows if r["what"] == "torch checkpoint/layer sdpa"
+                               and "peak_bytes" in r), None)
+        measured_ckpt = [r for r in rows if r["what"].startswith("ckpt") and "peak_bytes" in r]
+        if sdpa_reference and measured_ckpt and sdpa_reference["peak_bytes"] > 0:
+            smallest = min(measured_ckpt, key=lambda r: r["peak_bytes"])
+            summary["smallest_ckpt_peak_build"] = smallest["what"]
+            summary["smallest_ckpt_peak_vs_torch_checkpoint_sdpa"] = (
+                smallest["peak_bytes"] / sdpa_reference["peak_bytes"])
+            print(f"ckpt's smallest peak ({smallest['what']}): "
+                  f"{summary['smallest_ckpt_peak_vs_torch_checkpoint_sdpa']:.3f}x "
+                  "torch+checkpoint (SDPA)'s")
         results["benchmark"][name] = {"shape": shape, "rows": rows, "summary": summary,
                                       "checks": checks}
         save(results)
     return failures
+
+
+def attention_benchmark(manifest, results, iterations, skip_torch):
+    """One attention forward and backward: ckpt's fused kernels against
+    PyTorch's scaled_dot_product_attention (f32 and bf16), and ckpt's loss
+    and gradients against PyTorch's f32 ones on the same inputs. Returns the
+    failed checks."""
+    failures = []
+    torch_attention = None
+    if not skip_torch:
+        try:
+            sys.path.insert(0, HERE)
+            import torch_attention as module  # noqa: E402
+            torch_attention = module
+        except ImportError as error:
+            print(f"(no PyTorch: {error}; PyTorch rows skipped)")
+    for name, program in manifest.get("attention", {}).items():
+        shape = program["shape"]
+        print(f"\n== attention {name}: {shape}, forward + backward, {iterations} "
+              "iterations, median")
+        variant = program["variants"][0]
+        measured, raw, problems = run_variant(variant, iterations, None)
+        failures += [f"{name}: {problem}" for problem in problems]
+        rows = [dict(measured, what="ckpt f32 (fused kernels)")]
+        checks = {}
+        if torch_attention is not None and raw is not None:
+            arrays = generate_inputs(program["inputs"])
+            theirs = torch_attention.loss_and_gradients(arrays, shape.get("causal", False))
+            ours = decode_outputs(raw, program["outputs"])
+            error = max(relative_error(a, b) for a, b in zip(ours, theirs))
+            checks["torch_vs_ckpt_max_relative_error"] = error
+            print(f"ckpt vs PyTorch SDPA (f32), loss and gradients: max normwise relative "
+                  f"error {error:.2e} (<= {TOLERANCE:g} required)")
+            if error > TOLERANCE:
+                failures.append(f"{name}: ckpt and PyTorch disagree ({error:.3g})")
+        if torch_attention is not None:
+            for dtype in ("f32", "bf16"):
+                row = torch_attention.measure(shape["batch"], shape["heads"], shape["seq"],
+                                              shape["width"], shape.get("causal", False),
+                                              dtype, iterations)
+                rows.append(dict(row, what=f"torch sdpa {dtype}"))
+        print(f"{'':26} {'ms':>9} {'peak MiB':>9} {'time/sdpa f32':>13}")
+        reference = next((r for r in rows if r["what"] == "torch sdpa f32"), None)
+        for row in rows:
+            if "median_step_time_s" not in row:
+                print(f"{row['what']:26} {row.get('error', '')}")
+                continue
+            if reference:
+                row["time_ratio_vs_torch_sdpa_f32"] = (row["median_step_time_s"] /
+                                                       reference["median_step_time_s"])
+            print(f"{row['what']:26} {row['median_step_time_s'] * 1e3:9.3f} "
+                  f"{row['peak_bytes'] / 2**20:9.2f} "
+                  f"{row.get('time_ratio_vs_torch_sdpa_f32', float('nan')):13.3f}")
+        results.setdefault("attention", {})[name] = {"shape": shape, "rows": rows,
+                                                     "checks": checks}
+        save(results)
+    return failures
+
+
+def generate_inputs(signature):
+    """The inputs ckpt's drivers generate for `signature` with seed 1."""
+    try:
+        from ckpt.inputs import generate
+    except ImportError:
+        from ckpt_inputs import generate
+    return generate([(i["shape"], i["dtype"]) for i in signature], 1)
 
 
 def profile(manifest, results, iterations):
@@ -310,6 +404,8 @@ def main():
     results = {"validation": [], "benchmark": {}}
     failures = [] if args.skip_validation else validate(manifest, results)
     if not args.skip_benchmark:
+        failures += attention_benchmark(manifest, results, args.iterations,
+                                        args.skip_torch or args.torch_device != "cuda")
         failures += benchmark(manifest, results, args.iterations, args.skip_torch,
                               args.torch_device)
     if args.profile:

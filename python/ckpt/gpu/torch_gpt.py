@@ -5,11 +5,13 @@ matmuls, a -1e9 mask and softmax, an erf-GELU MLP of width 4d, residuals,
 mean squared error against a target), parameters as plain tensors
 multiplied as `x @ W` like the MLIR.
 
-    python3 torch_gpt.py --layers 4 --seq 512 --d 128 --heads 8 [--checkpoint]
+    python3 torch_gpt.py --layers 4 --seq 512 --d 128 --heads 8 [--checkpoint] [--sdpa]
 
 prints the median step time and torch.cuda.max_memory_allocated of one
 training step (forward and backward, gradients of every parameter and of
-the input), eager or with torch.utils.checkpoint around every block.
+the input), eager or with torch.utils.checkpoint around every block, with
+the attention written out or (`--sdpa`) through PyTorch's fused
+scaled_dot_product_attention, what a user would pick.
 """
 
 import argparse
@@ -28,17 +30,22 @@ def layer_norm(x, gamma, beta):
     return centered * torch.rsqrt(var + 1e-5) * gamma + beta
 
 
-def attention(y, wq, wk, wv, wo, heads):
-    seq, d = y.shape
-    dh = d // heads
-    q = (y @ wq).reshape(seq, heads, dh).permute(1, 0, 2)
-    kt = (y @ wk).reshape(seq, heads, dh).permute(1, 2, 0)
-    v = (y @ wv).reshape(seq, heads, dh).permute(1, 0, 2)
-    scores = torch.bmm(q, kt) * (1.0 / math.sqrt(dh))
+def attention(y, wq, wk, wv, wo, heads, sdpa=False, batch=1):
+    rows, d = y.shape
+    seq, dh = rows // batch, d // heads
+    q = (y @ wq).reshape(batch, seq, heads, dh).permute(0, 2, 1, 3)
+    v = (y @ wv).reshape(batch, seq, heads, dh).permute(0, 2, 1, 3)
+    if sdpa:
+        # PyTorch's fused attention (flash / memory-efficient kernels).
+        k = (y @ wk).reshape(batch, seq, heads, dh).permute(0, 2, 1, 3)
+        out = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return out.permute(0, 2, 1, 3).reshape(rows, d) @ wo
+    kt = (y @ wk).reshape(batch, seq, heads, dh).permute(0, 2, 3, 1)
+    scores = torch.matmul(q, kt) * (1.0 / math.sqrt(dh))
     later = torch.ones(seq, seq, dtype=torch.bool, device=y.device).triu(1)
     masked = scores.masked_fill(later, -1e9)
     probs = torch.softmax(masked, dim=-1)
-    out = torch.bmm(probs, v).permute(1, 0, 2).reshape(seq, d)
+    out = torch.matmul(probs, v).permute(0, 2, 1, 3).reshape(rows, d)
     return out @ wo
 
 
@@ -46,9 +53,9 @@ def gelu(u):
     return 0.5 * u * (1.0 + torch.erf(u * (1.0 / math.sqrt(2.0))))
 
 
-def block(h, p, heads):
+def block(h, p, heads, sdpa=False, batch=1):
     y = layer_norm(h, p["ln1g"], p["ln1b"])
-    h = h + attention(y, p["wq"], p["wk"], p["wv"], p["wo"], heads)
+    h = h + attention(y, p["wq"], p["wk"], p["wv"], p["wo"], heads, sdpa, batch)
     y2 = layer_norm(h, p["ln2g"], p["ln2b"])
     return h + gelu(y2 @ p["w1"]) @ p["w2"]
 
@@ -83,7 +90,7 @@ def ckpt_inputs(shapes, seed=1):
     return generate([(shape, "f32") for shape in shapes], seed)
 
 
-def loss_and_gradients(arrays, heads, device="cuda"):
+def loss_and_gradients(arrays, heads, device="cuda", batch=1):
     """The zoo model's `loss_grad` on ckpt's argument list (x, target, then
     each layer's parameters in PARAMETER_NAMES order): the loss and the
     gradients of every argument, as numpy arrays, in ckpt's output order."""
@@ -91,29 +98,32 @@ def loss_and_gradients(arrays, heads, device="cuda"):
     x, target, rest = tensors[0], tensors[1], tensors[2:]
     params = [dict(zip(PARAMETER_NAMES, rest[i:i + len(PARAMETER_NAMES)]))
               for i in range(0, len(rest), len(PARAMETER_NAMES))]
-    loss = step(x, target, params, heads, checkpoint=False)
+    loss = step(x, target, params, heads, checkpoint=False, batch=batch)
     return [loss.detach().cpu().numpy()] + [t.grad.cpu().numpy() for t in tensors]
 
 
-def step(x, target, params, heads, checkpoint):
+def step(x, target, params, heads, checkpoint, sdpa=False, batch=1):
     h = x
     for p in params:
         if checkpoint:
-            h = torch.utils.checkpoint.checkpoint(block, h, p, heads, use_reentrant=False)
+            h = torch.utils.checkpoint.checkpoint(block, h, p, heads, sdpa, batch,
+                                                  use_reentrant=False)
         else:
-            h = block(h, p, heads)
+            h = block(h, p, heads, sdpa, batch)
     loss = ((h - target) ** 2).mean()
     loss.backward()
     return loss
 
 
 def measure(layers, seq, d, heads, checkpoint=False, iterations=20, seed=1,
-            device="cuda"):
-    """Median step time (s) and peak allocated bytes of one training step."""
+            device="cuda", sdpa=False, batch=1):
+    """Median step time (s) and peak allocated bytes of one training step
+    (attention written out, or PyTorch's scaled_dot_product_attention with
+    `sdpa`)."""
     params = make_parameters(layers, d, device, seed)
     generator = torch.Generator(device="cpu").manual_seed(seed + 1)
-    x = (torch.rand(seq, d, generator=generator) * 2 - 1).to(device).requires_grad_()
-    target = (torch.rand(seq, d, generator=generator) * 2 - 1).to(device)
+    x = (torch.rand(batch * seq, d, generator=generator) * 2 - 1).to(device).requires_grad_()
+    target = (torch.rand(batch * seq, d, generator=generator) * 2 - 1).to(device)
     cuda = device.startswith("cuda")
     times, peak = [], 0
     for iteration in range(iterations + 3):
@@ -125,7 +135,7 @@ def measure(layers, seq, d, heads, checkpoint=False, iterations=20, seed=1,
             torch.cuda.synchronize()
             torch.cuda.reset_peak_memory_stats()
         start = time.perf_counter()
-        step(x, target, params, heads, checkpoint)
+        step(x, target, params, heads, checkpoint, sdpa, batch)
         if cuda:
             torch.cuda.synchronize()
         elapsed = time.perf_counter() - start
@@ -136,18 +146,31 @@ def measure(layers, seq, d, heads, checkpoint=False, iterations=20, seed=1,
     return {"median_step_time_s": statistics.median(times), "peak_bytes": peak}
 
 
+def release_memory(device):
+    """Returns what a failed measurement left to the device (after an
+    out-of-memory error)."""
+    import gc
+    gc.collect()
+    if device.startswith("cuda"):
+        torch.cuda.empty_cache()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--layers", type=int, default=4)
     parser.add_argument("--seq", type=int, default=512)
     parser.add_argument("--d", type=int, default=128)
     parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=1)
     parser.add_argument("--checkpoint", action="store_true")
+    parser.add_argument("--sdpa", action="store_true",
+                        help="attention through scaled_dot_product_attention")
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--device", default="cuda")
     args = parser.parse_args()
     result = measure(args.layers, args.seq, args.d, args.heads, args.checkpoint,
-                     args.iterations, device=args.device)
+                     args.iterations, device=args.device, sdpa=args.sdpa,
+                     batch=args.batch)
     print(json.dumps(result))
 
 

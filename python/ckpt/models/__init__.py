@@ -7,10 +7,12 @@ or f64 tensors and returns a scalar loss as a 0-d tensor, marked
 training step. Run `python3 -m ckpt.models --help` for the command line.
 """
 
+from .attention import attention
 from .convnet import resnet, unet
 from .mlp import mlp
 from .transformer import transformer
 
-MODELS = {"mlp": mlp, "transformer": transformer, "resnet": resnet, "unet": unet}
+MODELS = {"mlp": mlp, "transformer": transformer, "resnet": resnet, "unet": unet,
+          "attention": attention}
 
-__all__ = ["MODELS", "mlp", "resnet", "transformer", "unet"]
+__all__ = ["MODELS", "attention", "mlp", "resnet", "transformer", "unet"]

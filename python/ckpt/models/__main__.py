@@ -5,6 +5,7 @@
   python3 -m ckpt.models resnet --blocks 8 --batch 8 --size 32 --channels 64
   python3 -m ckpt.models unet --levels 4 --size 128 --channels 32
   python3 -m ckpt.models transformer --tiny --dtype f64
+  python3 -m ckpt.models attention --batch 4 --heads 12 --seq 1024 --width 64 --causal
 """
 
 import argparse
@@ -18,6 +19,7 @@ TINY = {
     "transformer": dict(layers=1, seq=4, d=8, heads=2),
     "resnet": dict(blocks=1, batch=1, size=4, channels=2, in_channels=1),
     "unet": dict(levels=2, batch=1, size=4, channels=2, in_channels=1),
+    "attention": dict(batch=1, heads=2, seq=5, keys=0, width=3, value_width=0),
 }
 
 
@@ -46,6 +48,8 @@ def main(argv=None):
                    help="vocabulary size: token embedding, tied output "
                         "projection and cross-entropy loss (0: regression "
                         "on embedded inputs)")
+    p.add_argument("--batch", type=int, default=1,
+                   help="sequences per step (regression head only)")
     p.add_argument("--tokens-as-constants", action="store_true",
                    help="bake a fixed token sequence into the function "
                         "instead of i64 arguments (for gradient checks)")
@@ -61,6 +65,17 @@ def main(argv=None):
     p.add_argument("--size", type=int, default=32)
     p.add_argument("--channels", type=int, default=8)
     p.add_argument("--in-channels", type=int, default=3)
+    p = sub.add_parser("attention", parents=[common])
+    p.add_argument("--batch", type=int, default=2)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--seq", type=int, default=64)
+    p.add_argument("--keys", type=int, default=0, help="key count (0: --seq)")
+    p.add_argument("--width", type=int, default=32, help="query/key width per head")
+    p.add_argument("--value-width", type=int, default=0,
+                   help="value width per head (0: --width)")
+    p.add_argument("--causal", action="store_true")
+    p.add_argument("--masked", action="store_true",
+                   help="a key padding mask argument (i1)")
     args = parser.parse_args(argv)
 
     sizes = {k: v for k, v in vars(args).items()
@@ -69,9 +84,11 @@ def main(argv=None):
         # Tiny sizes; options that are not sizes are kept.
         sizes = dict(TINY[args.model],
                      **{k: v for k, v in sizes.items()
-                        if k in ("vocab", "tokens_as_constants", "dropout")})
+                        if k in ("vocab", "tokens_as_constants", "dropout",
+                                 "causal", "masked")})
     for key, value in sizes.items():
-        if key in ("vocab", "tokens_as_constants"):
+        if key in ("vocab", "tokens_as_constants", "keys", "value_width",
+                   "causal", "masked"):
             if value < 0:
                 parser.error(f"--{key} must not be negative")
             continue

@@ -66,8 +66,12 @@ def _layernorm(e, x, gamma, beta, seq, d):
                      ["parallel", "parallel"], norm_body, name="ln")
 
 
-def _heads(e, t, seq, heads, dh, permutation):
-    """(seq x d) -> (seq x heads x dh) -> transposed by `permutation`."""
+def _heads(e, t, seq, heads, dh, permutation, batch=1):
+    """(seq x d) -> (seq x heads x dh) -> transposed by `permutation`; with a
+    batch, (batch*seq x d) -> (batch x seq x heads x dh) -> transposed (the
+    batch kept first) -> (batch*heads x ...)."""
+    if batch > 1:
+        return _batched_heads(e, t, seq, heads, dh, permutation, batch)
     split = e.fresh("split")
     e.emit(f"{split} = tensor.expand_shape {t} [[0], [1, 2]] output_shape "
            f"[{seq}, {heads}, {dh}] : {e.ty((seq, heads * dh))} into "
@@ -75,12 +79,29 @@ def _heads(e, t, seq, heads, dh, permutation):
     return e.transpose(split, (seq, heads, dh), permutation)
 
 
-def _attention(e, y, wq, wk, wv, wo, seq, d, heads):
+def _batched_heads(e, t, seq, heads, dh, permutation, batch):
+    split = e.fresh("split")
+    e.emit(f"{split} = tensor.expand_shape {t} [[0, 1], [2, 3]] output_shape "
+           f"[{batch}, {seq}, {heads}, {dh}] : {e.ty((batch * seq, heads * dh))} into "
+           f"{e.ty((batch, seq, heads, dh))}")
+    per_sequence = (seq, heads, dh)
+    moved = e.transpose(split, (batch,) + per_sequence, [0] + [p + 1 for p in permutation])
+    shape = tuple(per_sequence[p] for p in permutation)
+    merged = e.fresh("bh")
+    e.emit(f"{merged} = tensor.collapse_shape {moved} [[0, 1], [2], [3]] : "
+           f"{e.ty((batch,) + shape)} into {e.ty((batch * shape[0],) + shape[1:])}")
+    return merged
+
+
+def _attention(e, y, wq, wk, wv, wo, seq, d, heads, batch=1):
     dt = e.dtype
     dh = d // heads
-    q = _heads(e, e.matmul(y, wq, seq, d, d), seq, heads, dh, [1, 0, 2])
-    kt = _heads(e, e.matmul(y, wk, seq, d, d), seq, heads, dh, [1, 2, 0])
-    v = _heads(e, e.matmul(y, wv, seq, d, d), seq, heads, dh, [1, 0, 2])
+    rows = batch * seq
+    q = _heads(e, e.matmul(y, wq, rows, d, d), seq, heads, dh, [1, 0, 2], batch)
+    kt = _heads(e, e.matmul(y, wk, rows, d, d), seq, heads, dh, [1, 2, 0], batch)
+    v = _heads(e, e.matmul(y, wv, rows, d, d), seq, heads, dh, [1, 0, 2], batch)
+    # The attention's batch: the heads of every sequence.
+    heads = batch * heads
     scores = e.batch_matmul(q, kt, heads, seq, dh, seq)
     scale = e.scalar(1.0 / math.sqrt(dh))
     masked_value = e.scalar(-1e9)
@@ -102,6 +123,17 @@ def _attention(e, y, wq, wk, wv, wo, seq, d, heads):
            f"{e.ty((heads, seq, seq))}) outs({empty} : {e.ty((heads, seq, seq))}) "
            f"-> {e.ty((heads, seq, seq))}")
     out = e.batch_matmul(probs, v, heads, seq, seq, dh)
+    if batch > 1:
+        heads //= batch
+        split = e.fresh("split")
+        e.emit(f"{split} = tensor.expand_shape {out} [[0, 1], [2], [3]] output_shape "
+               f"[{batch}, {heads}, {seq}, {dh}] : {e.ty((batch * heads, seq, dh))} into "
+               f"{e.ty((batch, heads, seq, dh))}")
+        back = e.transpose(split, (batch, heads, seq, dh), [0, 2, 1, 3])
+        merged = e.fresh("merged")
+        e.emit(f"{merged} = tensor.collapse_shape {back} [[0, 1], [2, 3]] : "
+               f"{e.ty((batch, seq, heads, dh))} into {e.ty((rows, d))}")
+        return e.matmul(merged, wo, rows, d, d)
     back = e.transpose(out, (heads, seq, dh), [1, 0, 2])
     merged = e.fresh("merged")
     e.emit(f"{merged} = tensor.collapse_shape {back} [[0], [1, 2]] : "
@@ -213,7 +245,7 @@ def _cross_entropy(e, logits, labels, seq, vocab):
 
 
 def transformer(layers=2, seq=16, d=32, heads=4, vocab=0,
-                tokens_as_constants=False, dtype="f32", name="loss"):
+                tokens_as_constants=False, batch=1, dtype="f32", name="loss"):
     """Returns the MLIR of the training loss.
 
     Without a vocabulary: `@name(x, target, params...)`, `x` and `target`
@@ -223,14 +255,19 @@ def transformer(layers=2, seq=16, d=32, heads=4, vocab=0,
     that perturb float arguments only), the embedding vocab x d (tied with
     the output projection), positions seq x d. Each of the `layers` blocks
     has ln1 gamma/beta (d), wq, wk, wv, wo (d x d), ln2 gamma/beta (d),
-    w1 (d x 4d) and w2 (4d x d).
+    w1 (d x 4d) and w2 (4d x d). With `batch` > 1 (regression only), `x`
+    and `target` hold `batch` sequences, (batch*seq) x d, each attending
+    within itself.
     """
     if d % heads:
         raise ValueError("d must be a multiple of heads")
     if vocab < 0:
         raise ValueError("--vocab must not be negative")
+    if batch > 1 and vocab:
+        raise ValueError("--batch above 1 needs --vocab 0")
     e = Emitter(dtype)
-    act = (seq, d)
+    rows = batch * seq
+    act = (rows, d)
     if vocab:
         args = []
         ids, labels = "%ids", "%labels"
@@ -254,13 +291,13 @@ def transformer(layers=2, seq=16, d=32, heads=4, vocab=0,
         args += [(p[w], e.ty((d, d))) for w in ("wq", "wk", "wv", "wo")]
         args += [(p["ln2g"], e.ty((d,))), (p["ln2b"], e.ty((d,)))]
         args += [(p["w1"], e.ty((d, 4 * d))), (p["w2"], e.ty((4 * d, d)))]
-        y = _layernorm(e, h, p["ln1g"], p["ln1b"], seq, d)
-        attn = _attention(e, y, p["wq"], p["wk"], p["wv"], p["wo"], seq, d, heads)
+        y = _layernorm(e, h, p["ln1g"], p["ln1b"], rows, d)
+        attn = _attention(e, y, p["wq"], p["wk"], p["wv"], p["wo"], seq, d, heads, batch)
         h = e.elementwise("addf", h, attn, act)
-        y2 = _layernorm(e, h, p["ln2g"], p["ln2b"], seq, d)
-        u = e.matmul(y2, p["w1"], seq, d, 4 * d)
-        g = _gelu(e, u, (seq, 4 * d))
-        m = e.matmul(g, p["w2"], seq, 4 * d, d)
+        y2 = _layernorm(e, h, p["ln2g"], p["ln2b"], rows, d)
+        u = e.matmul(y2, p["w1"], rows, d, 4 * d)
+        g = _gelu(e, u, (rows, 4 * d))
+        m = e.matmul(g, p["w2"], rows, 4 * d, d)
         h = e.elementwise("addf", h, m, act)
     if vocab:
         args += [("%lnf_g", e.ty((d,))), ("%lnf_b", e.ty((d,)))]

@@ -121,11 +121,25 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module, cons
   *function = (CUfunction)&fakeFunction;
   return CUDA_SUCCESS;
 }
+/* Dynamic shared memory above the default 48 KiB needs an opt-in (as on a
+ * real device); the fake keeps the largest one granted (227 KiB at most). */
+static int sharedOptIn = 48 * 1024;
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction f, CUfunction_attribute attribute, int value) {
+  (void)f;
+  if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    if (value < 0 || value > 227 * 1024)
+      return CUDA_ERROR_INVALID_VALUE;
+    if (value > sharedOptIn)
+      sharedOptIn = value;
+  }
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                 unsigned by, unsigned bz, unsigned shared, CUstream stream,
                                 void **params, void **extra) {
-  (void)f, (void)shared, (void)stream, (void)params, (void)extra;
-  if (!gx || !gy || !gz || !bx || !by || !bz || (unsigned long)bx * by * bz > 1024)
+  (void)f, (void)stream, (void)params, (void)extra;
+  if (!gx || !gy || !gz || !bx || !by || !bz || (unsigned long)bx * by * bz > 1024 ||
+      gy > 65535 || gz > 65535 || shared > (unsigned)sharedOptIn)
     return CUDA_ERROR_INVALID_VALUE;
   ++launches;
   return CUDA_SUCCESS;

@@ -153,6 +153,18 @@ LogicalResult mlir::ckpt::checkAttentionElementType(Operation *op,
          << element << " is not " << done << " yet (f32 and f64 are)";
 }
 
+bool mlir::ckpt::hasCudaAttentionKernel(Operation *op) {
+  auto query = cast<ShapedType>(op->getOperand(0).getType());
+  auto value = cast<ShapedType>(op->getOperand(2).getType());
+  if (!query.getElementType().isF32() || query.getRank() < 2 ||
+      query.getRank() > 4)
+    return false;
+  auto fits = [](int64_t width) {
+    return ShapedType::isDynamic(width) || width <= kCudaAttentionMaxWidth;
+  };
+  return fits(query.getShape().back()) && fits(value.getShape().back());
+}
+
 LogicalResult AttentionOp::verify() {
   AttentionShapes shapes(*this);
   return shapes.check(getQuery(), getKey(), getValue(), getOut(), getLse(),

@@ -266,9 +266,13 @@ void decompose(RewriterBase &rewriter, AttentionGradOp op) {
 struct DecomposeAttentionPass
     : public mlir::ckpt::impl::DecomposeAttentionPassBase<
           DecomposeAttentionPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     for (Operation *op : collectAttentionOps(getOperation())) {
+      if (keepCudaKernels && hasCudaAttentionKernel(op))
+        continue;
       if (!cast<DestinationStyleOpInterface>(op).hasPureTensorSemantics()) {
         op->emitOpError("must be on tensors for ckpt-decompose-attention");
         return signalPassFailure();

@@ -37,6 +37,15 @@ SmallVector<Operation *> collectAttentionOps(Operation *root);
 /// its lowerings handle so far).
 LogicalResult checkAttentionElementType(Operation *op, StringRef done);
 
+/// The widest head (channels per head of the query and key, or of the value)
+/// the fused CUDA attention kernels of libckpt_cuda_runtime take.
+constexpr int64_t kCudaAttentionMaxWidth = 256;
+
+/// Whether the fused CUDA attention kernels take the attention op `op`: f32,
+/// the query of rank 2 to 4 (at most two leading dimensions) and head widths
+/// up to kCudaAttentionMaxWidth (a dynamic width is checked at run time).
+bool hasCudaAttentionKernel(Operation *op);
+
 namespace detail {
 /// Parses the shared assembly format of the ckpt region ops:
 /// `(%arg = %operand : type, ...) -> (types) { body } attributes {...}`.

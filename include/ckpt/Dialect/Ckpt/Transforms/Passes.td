@@ -146,8 +146,9 @@ def DecomposeAttentionPass : Pass<"ckpt-decompose-attention"> {
   let summary = "Decompose ckpt.attention and ckpt.attention_grad into "
                 "linalg on tensors";
   let description = [{
-    For backends without a fused attention lowering (the GPU pipeline and
-    IREE run it in their tensor preparation, before the memory analysis).
+    For backends without a fused attention lowering (IREE runs it in its
+    tensor preparation, before the memory analysis; the GPU pipeline with
+    `keep-cuda-kernels`, for the attention the CUDA kernels do not take).
     `ckpt.attention` becomes the masked, scaled scores (a contraction and an
     elementwise generic), their row maximum, the exponentials, the row sums,
     the probabilities times the values divided by the sums, and the
@@ -172,6 +173,11 @@ def DecomposeAttentionPass : Pass<"ckpt-decompose-attention"> {
     %lse = linalg.generic {...} ins(%m, %l) ...      // m + log(l)
     ```
   }];
+  let options = [
+    Option<"keepCudaKernels", "keep-cuda-kernels", "bool", /*default=*/"false",
+           "Leave the attention ops the fused CUDA kernels take "
+           "(ckpt-attention-to-cuda: f32, head widths up to 256)">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlir::math::MathDialect",
