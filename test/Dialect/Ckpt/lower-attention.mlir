@@ -2,27 +2,33 @@
 // RUN: ckpt-opt %s --split-input-file --ckpt-lower-attention --ckpt-cpu-pipeline -o /dev/null
 
 // Tests that the forward becomes one parallel loop over the heads and tiles
-// of 16 query rows, each with stack tiles only: the keys of a block (16 for
-// 16 keys) transposed into [width][block] and four rows of 16 (scores, the
-// block's bias, the rows' maxima and sums); key blocks up to the tile's last
-// row (causal); per row the scores, their maximum, the online softmax's
-// exponentials, the output row rescaled; the log-sum-exp at the end. No heap
-// allocation.
+// of 16 query rows, each with stack tiles only: the tile's query rows (16 x
+// 8), its outputs and a key block's values padded to whole 16-lane vectors
+// (16 x 16), the key block transposed into [width][block] (8 x 16), the
+// block's bias, the scores of a group of 4 rows, the rows' maxima and sums;
+// key blocks up to the tile's last row (causal); the scores and the output
+// accumulations as vector multiply-adds shared by the group's rows; the
+// log-sum-exp at the end. No heap allocation.
 // CHECK-LABEL: func.func @forward
 // CHECK-NOT: memref.alloc(
 // CHECK: %[[TILES:.*]] = arith.ceildivui %{{.*}}, %c16
 // CHECK: scf.parallel (%{{[^,]*}}, %{{[^)]*}}) = ({{.*}}) to (%{{[^,]*}}, %[[TILES]])
+// CHECK-NEXT: memref.alloca() : memref<16x8xf32>
+// CHECK-NEXT: memref.alloca() : memref<16x16xf32>
+// CHECK-NEXT: memref.alloca() : memref<16x16xf32>
 // CHECK-NEXT: %[[KT:.*]] = memref.alloca() : memref<8x16xf32>
 // CHECK-NEXT: memref.alloca() : memref<16xf32>
-// CHECK-NEXT: memref.alloca() : memref<16xf32>
-// CHECK-NEXT: memref.alloca() : memref<16xf32>
-// CHECK-NEXT: memref.alloca() : memref<16xf32>
+// CHECK-NEXT: %[[SCORES:.*]] = memref.alloca() : memref<4x16xf32>
 // CHECK: arith.minui
 // CHECK: %[[KEYS:.*]] = arith.minui %{{.*}}, %{{.*}} : index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[KEYS]] step %c16
 // CHECK: memref.store %{{.*}}, %[[KT]][
+// CHECK: vector.load %[[KT]]
+// CHECK-COUNT-4: vector.fma {{.*}} : vector<16xf32>
+// CHECK: vector.store %{{.*}}, %[[SCORES]]
 // CHECK: arith.maximumf
 // CHECK: math.exp
+// CHECK: vector.fma {{.*}} : vector<16xf32>
 // CHECK: math.log
 // CHECK-NOT: memref.alloc(
 // CHECK-NOT: ckpt.attention
@@ -34,10 +40,13 @@ func.func @forward(%q: memref<4x16x8xf32>, %k: memref<4x16x8xf32>, %v: memref<4x
 // -----
 
 // Tests that the gradient is parallel over the leading dimensions only (dK
-// and dV accumulate over the query rows), in key blocks of 16 (6 keys, padded)
-// with stack tiles: K and V transposed, their gradients' tiles, and rows of
-// 16; each probability recomputed from the log-sum-exp (no log); nothing on
-// the heap.
+// and dV accumulate over the query rows), in key blocks of 16 (6 keys,
+// padded) with stack tiles: K and V transposed, their gradients' tiles, the
+// block's keys as rows padded to whole 8-lane f64 vectors, a group's dQ
+// sums, the bias, the probabilities and score gradients of a group of 4
+// rows; each probability recomputed from the log-sum-exp (no log); the
+// scores and the dK/dV/dQ sums as vector multiply-adds shared by the
+// group's rows; nothing on the heap.
 // CHECK-LABEL: func.func @grad
 // CHECK-NOT: memref.alloc(
 // CHECK: scf.parallel (%{{[^,]*}}, %{{[^)]*}}) =
@@ -45,8 +54,15 @@ func.func @forward(%q: memref<4x16x8xf32>, %k: memref<4x16x8xf32>, %v: memref<4x
 // CHECK-NEXT: memref.alloca() : memref<5x16xf64>
 // CHECK-NEXT: memref.alloca() : memref<4x16xf64>
 // CHECK-NEXT: memref.alloca() : memref<5x16xf64>
+// CHECK-NEXT: memref.alloca() : memref<16x8xf64>
+// CHECK-NEXT: memref.alloca() : memref<4x8xf64>
 // CHECK-NEXT: memref.alloca() : memref<16xf64>
+// CHECK-NEXT: memref.alloca() : memref<4x16xf64>
+// CHECK-NEXT: memref.alloca() : memref<4x16xf64>
+// CHECK-COUNT-4: vector.fma {{.*}} : vector<8xf64>
 // CHECK: math.exp
+// CHECK: vector.fma {{.*}} : vector<8xf64>
+// CHECK: scf.if
 // CHECK-NOT: math.log
 // CHECK-NOT: memref.alloc(
 // CHECK-NOT: ckpt.attention_grad

@@ -11,12 +11,17 @@
 // The forward is parallel over the leading dimensions and tiles of query
 // rows; a tile shares each transposed key block. Per row it keeps a running
 // maximum m and sum l of exp(s - m) while it accumulates the output row in
-// place, rescaling it by exp(m_old - m_new) once per block (Milakov and
-// Gimelshein's online softmax). The backward is parallel over the leading
-// dimensions; per key block it recomputes each row's probabilities as
-// exp(s - lse) and accumulates the block's dK and dV in transposed stack
-// tiles (written out once the rows are done) and dQ in place. Neither
+// a stack tile, rescaling it by exp(m_old - m_new) once per block (Milakov
+// and Gimelshein's online softmax). The backward is parallel over the
+// leading dimensions; per key block it recomputes each row's probabilities
+// as exp(s - lse) and accumulates the block's dK and dV in transposed stack
+// tiles (written out once the rows are done) and dQ per block. Neither
 // allocates on the heap.
+//
+// The multiply-adds (scores, dP, the outputs, dK, dV, dQ) run on groups of
+// kRowGroup query rows as vector loops whose accumulators are loop-carried
+// vectors: each vector loaded from a tile serves every row of the group,
+// as in a GEMM micro-kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +32,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -53,6 +59,14 @@ constexpr int64_t kMaxKeyBlock = 128;
 constexpr int64_t kDynamicKeyBlock = 64;
 /// Query rows that share one transposed key block in the forward.
 constexpr int64_t kQueryTile = 16;
+/// Query rows whose scores and outputs one pass of the forward's
+/// multiply-add loops computes together: each vector loaded from a tile
+/// serves this many rows, whose accumulators stay in registers.
+constexpr int64_t kRowGroup = 4;
+static_assert(kQueryTile % kRowGroup == 0, "whole groups per query tile");
+/// Bytes of one vector of the forward's multiply-add loops (two AVX2 or one
+/// AVX-512 register); key blocks are whole vectors of f32 and f64 lanes.
+constexpr int64_t kVectorBytes = 64;
 
 /// The keys per block for `keys` keys: whole groups, as few blocks of at
 /// most kMaxKeyBlock as cover them, of equal length, so that padding is
@@ -261,43 +275,155 @@ public:
     });
   }
 
-  /// row[c] = sum_d source[batch, i, d] * tile[d, c] over a block's lanes.
-  void project(Value source, Value tile, Value row, Value i, ValueRange batch) {
-    lanes([&](Value c) {
-      memref::StoreOp::create(b, loc, constant(0.0), row, c);
+  /// Lanes of one multiply-add vector.
+  int64_t vectorLanes() { return kVectorBytes / (element.getWidth() / 8); }
+  VectorType laneVector() { return VectorType::get({vectorLanes()}, element); }
+
+  /// A stack tile of `rows` rows of `operand`'s features, padded to whole
+  /// vectors when `padded`.
+  Value rowTile(Value operand, int64_t rows, bool padded) {
+    int64_t features = cast<MemRefType>(operand.getType()).getDimSize(rank - 1);
+    int64_t lanes = vectorLanes();
+    SmallVector<Value> sizes;
+    if (ShapedType::isDynamic(features)) {
+      Value width = dim(operand, rank - 1);
+      if (padded)
+        width = arith::MulIOp::create(
+            b, loc, arith::CeilDivUIOp::create(b, loc, width, index(lanes)),
+            index(lanes));
+      sizes.push_back(width);
+    } else if (padded) {
+      features = llvm::divideCeil(features, lanes) * lanes;
+    }
+    return memref::AllocaOp::create(
+        b, loc, MemRefType::get({rows, features}, element), sizes);
+  }
+
+  /// A loop from 0 to `upper` in steps of `step`.
+  void stride(Value upper, int64_t step, function_ref<void(Value)> body) {
+    scf::ForOp::create(b, loc, index(0), upper, index(step), ValueRange{},
+                       [&](OpBuilder &nested, Location, Value iv, ValueRange) {
+                         OpBuilder::InsertionGuard guard(b);
+                         b.setInsertionPointToStart(nested.getInsertionBlock());
+                         body(iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  }
+
+  /// scores[r, c] = sum_d row(r, d) * tile[d, c] for the kRowGroup rows
+  /// and every lane: per vector of lanes, one loop over the features whose
+  /// kRowGroup accumulators are loop-carried vectors, each vector of the
+  /// tile loaded once for all of them.
+  void projectGroup(function_ref<Value(int64_t, Value)> row, Value tile,
+                    Value scores) {
+    int64_t lanes = vectorLanes();
+    VectorType vector = laneVector();
+    Value features = dim(tile, 0);
+    stride(index(block), lanes, [&](Value c) {
+      SmallVector<Value> zeros(kRowGroup, vector::BroadcastOp::create(
+                                              b, loc, vector, constant(0.0)));
+      ValueRange sums = loop(features, zeros, [&](Value d, ValueRange acc) {
+        Value t =
+            vector::LoadOp::create(b, loc, vector, tile, ValueRange{d, c});
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < kRowGroup; ++r) {
+          Value broadcast =
+              vector::BroadcastOp::create(b, loc, vector, row(r, d));
+          next.push_back(vector::FMAOp::create(b, loc, broadcast, t, acc[r]));
+        }
+        return next;
+      });
+      for (int64_t r = 0; r < kRowGroup; ++r)
+        vector::StoreOp::create(b, loc, sums[r], scores,
+                                ValueRange{index(r), c});
     });
-    each(dim(source, rank - 1), [&](Value d) {
-      Value x = load(source, batch, i, d);
-      lanes([&](Value c) {
-        Value acc = memref::LoadOp::create(b, loc, row, c);
-        Value t = memref::LoadOp::create(b, loc, tile, ValueRange{d, c});
-        memref::StoreOp::create(b, loc, multiplyAdd(acc, x, t), row, c);
+  }
+
+  /// tile[f, c] += sum_r row(r, f) * lanes[r, c] for the kRowGroup rows:
+  /// per vector of lanes, the rows' lane vectors are loaded once and each
+  /// feature's tile vector is read and written once for all rows.
+  void outerGroup(Value tile, function_ref<Value(int64_t, Value)> row,
+                  Value laneRows) {
+    int64_t lanes = vectorLanes();
+    VectorType vector = laneVector();
+    Value features = dim(tile, 0);
+    stride(index(block), lanes, [&](Value c) {
+      SmallVector<Value> rowLanes;
+      for (int64_t r = 0; r < kRowGroup; ++r)
+        rowLanes.push_back(vector::LoadOp::create(b, loc, vector, laneRows,
+                                                  ValueRange{index(r), c}));
+      each(features, [&](Value f) {
+        Value acc =
+            vector::LoadOp::create(b, loc, vector, tile, ValueRange{f, c});
+        for (int64_t r = 0; r < kRowGroup; ++r) {
+          Value broadcast =
+              vector::BroadcastOp::create(b, loc, vector, row(r, f));
+          acc = vector::FMAOp::create(b, loc, broadcast, rowLanes[r], acc);
+        }
+        vector::StoreOp::create(b, loc, acc, tile, ValueRange{f, c});
       });
     });
   }
 
-  /// tile[d, c] += source[batch, i, d] * row[c] over a block's lanes.
-  void accumulateOuter(Value tile, Value source, Value row, Value i,
-                       ValueRange batch) {
-    each(dim(source, rank - 1), [&](Value d) {
-      Value x = load(source, batch, i, d);
-      lanes([&](Value c) {
-        Value acc = memref::LoadOp::create(b, loc, tile, ValueRange{d, c});
-        Value r = memref::LoadOp::create(b, loc, row, c);
-        memref::StoreOp::create(b, loc, multiplyAdd(acc, x, r), tile,
-                                ValueRange{d, c});
+  /// outs[group + r, :] += sum_c probabilities[r, c] * values[c, :] over
+  /// the block's `length` keys, for the kRowGroup rows from `group`: per
+  /// vector of output columns, the rows' accumulators are loop-carried
+  /// vectors over the keys, each vector of values loaded once for all.
+  void accumulateGroup(Value outs, Value group, Value probabilities,
+                       Value values, Value length) {
+    int64_t lanes = vectorLanes();
+    VectorType vector = laneVector();
+    stride(dim(outs, 1), lanes, [&](Value column) {
+      SmallVector<Value> rows, inits;
+      for (int64_t r = 0; r < kRowGroup; ++r) {
+        rows.push_back(arith::AddIOp::create(b, loc, group, index(r)));
+        inits.push_back(vector::LoadOp::create(b, loc, vector, outs,
+                                               ValueRange{rows[r], column}));
+      }
+      ValueRange sums = loop(length, inits, [&](Value c, ValueRange acc) {
+        Value v = vector::LoadOp::create(b, loc, vector, values,
+                                         ValueRange{c, column});
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < kRowGroup; ++r) {
+          Value p = memref::LoadOp::create(b, loc, probabilities,
+                                           ValueRange{index(r), c});
+          Value broadcast = vector::BroadcastOp::create(b, loc, vector, p);
+          next.push_back(vector::FMAOp::create(b, loc, broadcast, v, acc[r]));
+        }
+        return next;
+      });
+      for (int64_t r = 0; r < kRowGroup; ++r)
+        vector::StoreOp::create(b, loc, sums[r], outs,
+                                ValueRange{rows[r], column});
+    });
+  }
+
+  /// tile[c, :] = source[batch, first + c, :] for the block's `length`
+  /// rows; the tile's padding columns (past the source's width) are zero.
+  void copyRows(Value source, ValueRange batch, Value first, Value length,
+                Value tile) {
+    Value features = dim(source, rank - 1);
+    Value width = dim(tile, 1);
+    each(length, [&](Value c) {
+      Value j = arith::AddIOp::create(b, loc, first, c);
+      each(width, [&](Value d) {
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             d, features);
+        Value column = arith::SelectOp::create(b, loc, inside, d, index(0));
+        Value x = arith::SelectOp::create(
+            b, loc, inside, load(source, batch, j, column), constant(0.0));
+        memref::StoreOp::create(b, loc, x, tile, ValueRange{c, d});
       });
     });
   }
 
-  /// The scores of row `i` against a key block, into `row`: scale * q_i .
-  /// k_j, or -inf for a lane whose bias is -inf or, causal, beyond the
-  /// row's `visible` keys of the block. Returns their maximum.
-  Value scores(Value tile, Value bias, Value row, Value i, Value visible,
-               ValueRange batch) {
-    project(query, tile, row, i, batch);
+  /// row[c] = the score in row[c] where lane c counts (its bias is 0 and,
+  /// causal, c < visible), -inf elsewhere; returns the lanes' maximum.
+  Value maskScores(Value row, ValueRange rowIndex, Value bias, Value visible) {
     return lanes(negativeInfinity(), [&](Value c, Value max) {
-      Value s = mul(memref::LoadOp::create(b, loc, row, c), scaleValue);
+      SmallVector<Value> at(rowIndex);
+      at.push_back(c);
+      Value s = memref::LoadOp::create(b, loc, row, at);
       Value counts = arith::CmpFOp::create(
           b, loc, arith::CmpFPredicate::OEQ,
           memref::LoadOp::create(b, loc, bias, c), constant(0.0));
@@ -307,7 +433,7 @@ public:
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
                                   visible));
       s = arith::SelectOp::create(b, loc, counts, s, negativeInfinity());
-      memref::StoreOp::create(b, loc, s, row, c);
+      memref::StoreOp::create(b, loc, s, row, at);
       return arith::MaximumFOp::create(b, loc, max, s).getResult();
     });
   }
@@ -338,33 +464,6 @@ public:
           body(first, length);
           scf::YieldOp::create(b, loc);
         });
-  }
-
-  /// row[c] = exp(row[c] - shift) over a block's lanes; returns their sum.
-  Value exponentiate(Value row, Value shift) {
-    return lanes(constant(0.0), [&](Value c, Value acc) {
-      Value p = exp(sub(memref::LoadOp::create(b, loc, row, c), shift));
-      memref::StoreOp::create(b, loc, p, row, c);
-      return sum(acc, p);
-    });
-  }
-
-  /// buffer[batch, row, :] *= factor.
-  void scaleRow(Value buffer, Value row, Value factor, ValueRange batch) {
-    each(dim(buffer, rank - 1), [&](Value column) {
-      store(mul(load(buffer, batch, row, column), factor), buffer, batch, row,
-            column);
-    });
-  }
-
-  /// buffer[batch, row, :] += factor * source[batch, sourceRow, :].
-  void axpy(Value buffer, Value row, Value factor, Value source,
-            Value sourceRow, ValueRange batch) {
-    each(dim(buffer, rank - 1), [&](Value column) {
-      Value old = load(buffer, batch, row, column);
-      Value x = load(source, batch, sourceRow, column);
-      store(multiplyAdd(old, factor, x), buffer, batch, row, column);
-    });
   }
 
   Value negativeInfinity() {
@@ -440,7 +539,9 @@ private:
 };
 
 /// out[i] = sum_j softmax_j(s_ij) v_j, lse[i] = log sum_j exp(s_ij): per
-/// tile of query rows, an online softmax over the key blocks.
+/// tile of query rows (copied, scaled, into a stack tile; the outputs
+/// accumulate in another), an online softmax over the key blocks, the
+/// multiply-adds kRowGroup rows at a time.
 void lowerAttention(OpBuilder &b, AttentionOp op) {
   AttentionEmitter e(b, op.getLoc(), op.getQuery(), op.getKey(), op.getValue(),
                      op.getKeyMask(), op.getCausal(),
@@ -450,9 +551,13 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
   Value rows = e.dim(e.query, e.rank - 2);
   Value tiles = arith::CeilDivUIOp::create(b, loc, rows, e.index(kQueryTile));
   e.parallel(tiles, [&](ValueRange batch, Value tile) {
+    Value queries = e.rowTile(e.query, kQueryTile, /*padded=*/false);
+    Value outs = e.rowTile(e.value, kQueryTile, /*padded=*/true);
+    Value values = e.rowTile(e.value, e.block, /*padded=*/true);
     Value keysTile = e.transposedTile(e.key);
     Value bias = e.laneRow();
-    Value scores = e.laneRow();
+    Value scores = memref::AllocaOp::create(
+        b, loc, MemRefType::get({kRowGroup, e.block}, e.element));
     Value maxima = e.stackRow(kQueryTile);
     Value sums = e.stackRow(kQueryTile);
     Value firstRow = arith::MulIOp::create(b, loc, tile, e.index(kQueryTile));
@@ -464,37 +569,67 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
     auto rowOf = [&](Value r) {
       return arith::AddIOp::create(b, loc, firstRow, r).getResult();
     };
-    e.each(tileRows, [&](Value r) {
-      Value i = rowOf(r);
-      e.each(e.dim(out, e.rank - 1), [&](Value column) {
-        e.store(e.constant(0.0), out, batch, i, column);
+    // The tile's rows, scaled (rows past the query's last are zero and
+    // never written out), zero outputs, empty softmax state.
+    Value features = e.dim(e.query, e.rank - 1);
+    e.each(e.index(kQueryTile), [&](Value r) {
+      Value inside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r, tileRows);
+      Value i = arith::SelectOp::create(b, loc, inside, rowOf(r), firstRow);
+      e.each(features, [&](Value d) {
+        Value x = arith::SelectOp::create(
+            b, loc, inside, e.mul(e.load(e.query, batch, i, d), e.scaleValue),
+            e.constant(0.0));
+        memref::StoreOp::create(b, loc, x, queries, ValueRange{r, d});
+      });
+      e.each(e.dim(outs, 1), [&](Value column) {
+        memref::StoreOp::create(b, loc, e.constant(0.0), outs,
+                                ValueRange{r, column});
       });
       memref::StoreOp::create(b, loc, e.negativeInfinity(), maxima, r);
       memref::StoreOp::create(b, loc, e.constant(0.0), sums, r);
     });
     e.blocks(e.keysOf(lastRow), [&](Value first, Value length) {
       e.transpose(e.key, batch, first, length, keysTile, bias);
-      e.each(tileRows, [&](Value r) {
-        Value i = rowOf(r);
-        Value visible = e.visibleKeys(i, first, length);
-        Value blockMax = e.scores(keysTile, bias, scores, i, visible, batch);
-        Value oldMax = memref::LoadOp::create(b, loc, maxima, r);
-        Value max = arith::MaximumFOp::create(b, loc, oldMax, blockMax);
-        // While every key so far is masked, a later block's keys still
-        // count.
-        Value shift = e.shiftOf(max);
-        Value blockSum = e.exponentiate(scores, shift);
-        Value rescale = e.exp(e.sub(oldMax, shift));
-        e.scaleRow(out, i, rescale, batch);
-        e.each(visible, [&](Value c) {
-          Value j = arith::AddIOp::create(b, loc, first, c);
-          Value p = memref::LoadOp::create(b, loc, scores, c);
-          e.axpy(out, i, p, e.value, j, batch);
-        });
-        memref::StoreOp::create(b, loc, max, maxima, r);
-        Value oldSum = memref::LoadOp::create(b, loc, sums, r);
-        memref::StoreOp::create(b, loc, e.add(e.mul(oldSum, rescale), blockSum),
-                                sums, r);
+      e.copyRows(e.value, batch, first, length, values);
+      e.stride(e.index(kQueryTile), kRowGroup, [&](Value group) {
+        e.projectGroup(
+            [&](int64_t g, Value d) -> Value {
+              Value r = arith::AddIOp::create(b, loc, group, e.index(g));
+              return memref::LoadOp::create(b, loc, queries, ValueRange{r, d});
+            },
+            keysTile, scores);
+        for (int64_t g = 0; g < kRowGroup; ++g) {
+          Value r = arith::AddIOp::create(b, loc, group, e.index(g));
+          Value visible = e.visibleKeys(rowOf(r), first, length);
+          Value blockMax = e.maskScores(scores, {e.index(g)}, bias, visible);
+          Value oldMax = memref::LoadOp::create(b, loc, maxima, r);
+          Value max = arith::MaximumFOp::create(b, loc, oldMax, blockMax);
+          // While every key so far is masked, a later block's keys still
+          // count.
+          Value shift = e.shiftOf(max);
+          Value blockSum = e.lanes(e.constant(0.0), [&](Value c, Value acc) {
+            Value p =
+                e.exp(e.sub(memref::LoadOp::create(b, loc, scores,
+                                                   ValueRange{e.index(g), c}),
+                            shift));
+            memref::StoreOp::create(b, loc, p, scores,
+                                    ValueRange{e.index(g), c});
+            return e.sum(acc, p);
+          });
+          Value rescale = e.exp(e.sub(oldMax, shift));
+          e.each(e.dim(outs, 1), [&](Value column) {
+            Value o =
+                memref::LoadOp::create(b, loc, outs, ValueRange{r, column});
+            memref::StoreOp::create(b, loc, e.mul(o, rescale), outs,
+                                    ValueRange{r, column});
+          });
+          memref::StoreOp::create(b, loc, max, maxima, r);
+          Value oldSum = memref::LoadOp::create(b, loc, sums, r);
+          memref::StoreOp::create(
+              b, loc, e.add(e.mul(oldSum, rescale), blockSum), sums, r);
+        }
+        e.accumulateGroup(outs, group, scores, values, length);
       });
     });
     // A row without keys (every one masked) has sum 0 and output 0, as
@@ -507,7 +642,10 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
                                           total, e.constant(0.0));
       inverse =
           arith::SelectOp::create(b, loc, empty, e.constant(0.0), inverse);
-      e.scaleRow(out, i, inverse, batch);
+      e.each(e.dim(out, e.rank - 1), [&](Value column) {
+        Value o = memref::LoadOp::create(b, loc, outs, ValueRange{r, column});
+        e.store(e.mul(o, inverse), out, batch, i, column);
+      });
       Value logSum = math::LogOp::create(b, loc, total);
       Value max = memref::LoadOp::create(b, loc, maxima, r);
       e.store(e.add(max, logSum), lse, batch, i);
@@ -516,7 +654,8 @@ void lowerAttention(OpBuilder &b, AttentionOp op) {
 }
 
 /// dQ, dK, dV of attention, per leading index and key block, recomputing
-/// each probability from the log-sum-exp.
+/// each probability from the log-sum-exp; the multiply-adds kRowGroup rows
+/// at a time.
 void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
   AttentionEmitter e(b, op.getLoc(), op.getQuery(), op.getKey(), op.getValue(),
                      op.getKeyMask(), op.getCausal(),
@@ -529,45 +668,102 @@ void lowerAttentionGrad(OpBuilder &b, AttentionGradOp op) {
     Value valuesTile = e.transposedTile(e.value);
     Value gradKeysTile = e.transposedTile(e.key);
     Value gradValuesTile = e.transposedTile(e.value);
+    Value keys = e.rowTile(e.key, e.block, /*padded=*/true);
+    Value gradQueries = e.rowTile(e.key, kRowGroup, /*padded=*/true);
     Value bias = e.laneRow();
-    Value probabilities = e.laneRow();
-    Value gradScores = e.laneRow();
+    auto groupTile = [&] {
+      return memref::AllocaOp::create(
+                 b, loc, MemRefType::get({kRowGroup, e.block}, e.element))
+          .getResult();
+    };
+    Value probabilities = groupTile();
+    Value gradScores = groupTile();
     e.zero(dq, batch);
     Value rows = e.dim(e.query, e.rank - 2);
+    Value features = e.dim(e.key, e.rank - 1);
     e.blocks(e.dim(e.key, e.rank - 2), [&](Value first, Value length) {
       e.transpose(e.key, batch, first, length, keysTile, bias);
       e.transpose(e.value, batch, first, length, valuesTile);
-      e.zeroTile(gradKeysTile, e.dim(e.key, e.rank - 1));
+      e.copyRows(e.key, batch, first, length, keys);
+      e.zeroTile(gradKeysTile, features);
       e.zeroTile(gradValuesTile, e.dim(e.value, e.rank - 1));
       // Causal: rows before the block's first key see none of it.
       Value firstRow =
           e.causal ? arith::MinUIOp::create(b, loc, first, rows).getResult()
                    : e.index(0);
-      e.loop(firstRow, rows, {}, [&](Value i, ValueRange) {
-        Value visible = e.visibleKeys(i, first, length);
-        // D_i = dO_i . O_i: the softmax Jacobian's row term.
-        Value rowTerm = e.dot(gradOut, out, i, batch);
-        // A row without keys (lse -inf) has probabilities 0.
-        Value rowLse = e.shiftOf(e.load(lse, batch, i));
-        e.scores(keysTile, bias, probabilities, i, visible, batch);
+      Value groups = arith::CeilDivUIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, rows, firstRow),
+          e.index(kRowGroup));
+      e.each(groups, [&](Value group) {
+        // The group's rows; those past the last row are computed on the
+        // first row with zero probabilities, and not written.
+        SmallVector<Value> rowIndex, valid;
+        Value start = arith::AddIOp::create(
+            b, loc, firstRow,
+            arith::MulIOp::create(b, loc, group, e.index(kRowGroup)));
+        for (int64_t g = 0; g < kRowGroup; ++g) {
+          Value i = arith::AddIOp::create(b, loc, start, e.index(g));
+          Value inside =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i, rows);
+          valid.push_back(inside);
+          rowIndex.push_back(
+              arith::SelectOp::create(b, loc, inside, i, firstRow));
+        }
+        auto queryOf = [&](int64_t g, Value d) -> Value {
+          return e.load(e.query, batch, rowIndex[g], d);
+        };
+        auto gradOutOf = [&](int64_t g, Value d) -> Value {
+          return e.load(gradOut, batch, rowIndex[g], d);
+        };
+        e.projectGroup(
+            [&](int64_t g, Value d) {
+              return e.mul(queryOf(g, d), e.scaleValue);
+            },
+            keysTile, probabilities);
         // dP_ij = dO_i . v_j.
-        e.project(gradOut, valuesTile, gradScores, i, batch);
-        e.lanes([&](Value c) {
-          Value s = memref::LoadOp::create(b, loc, probabilities, c);
-          Value p = e.exp(e.sub(s, rowLse));
-          memref::StoreOp::create(b, loc, p, probabilities, c);
-          Value dp = memref::LoadOp::create(b, loc, gradScores, c);
-          Value ds = e.mul(e.mul(p, e.sub(dp, rowTerm)), e.scaleValue);
-          memref::StoreOp::create(b, loc, ds, gradScores, c);
+        e.projectGroup(gradOutOf, valuesTile, gradScores);
+        for (int64_t g = 0; g < kRowGroup; ++g) {
+          Value i = rowIndex[g];
+          Value visible = e.visibleKeys(i, first, length);
+          e.maskScores(probabilities, {e.index(g)}, bias, visible);
+          // D_i = dO_i . O_i: the softmax Jacobian's row term.
+          Value rowTerm = e.dot(gradOut, out, i, batch);
+          // A row without keys (lse -inf) has probabilities 0.
+          Value rowLse = e.shiftOf(e.load(lse, batch, i));
+          e.lanes([&](Value c) {
+            SmallVector<Value, 2> at{e.index(g), c};
+            Value s = memref::LoadOp::create(b, loc, probabilities, at);
+            Value p = arith::SelectOp::create(
+                b, loc, valid[g], e.exp(e.sub(s, rowLse)), e.constant(0.0));
+            memref::StoreOp::create(b, loc, p, probabilities, at);
+            Value dp = memref::LoadOp::create(b, loc, gradScores, at);
+            Value ds = e.mul(e.mul(p, e.sub(dp, rowTerm)), e.scaleValue);
+            memref::StoreOp::create(b, loc, ds, gradScores, at);
+          });
+        }
+        e.outerGroup(gradValuesTile, gradOutOf, probabilities);
+        e.outerGroup(gradKeysTile, queryOf, gradScores);
+        // dQ_i += sum_j dS_ij k_j, summed per block in a stack tile.
+        e.each(e.index(kRowGroup), [&](Value g) {
+          e.each(e.dim(gradQueries, 1), [&](Value column) {
+            memref::StoreOp::create(b, loc, e.constant(0.0), gradQueries,
+                                    ValueRange{g, column});
+          });
         });
-        e.accumulateOuter(gradValuesTile, gradOut, probabilities, i, batch);
-        e.accumulateOuter(gradKeysTile, e.query, gradScores, i, batch);
-        e.each(visible, [&](Value c) {
-          Value j = arith::AddIOp::create(b, loc, first, c);
-          Value ds = memref::LoadOp::create(b, loc, gradScores, c);
-          e.axpy(dq, i, ds, e.key, j, batch);
-        });
-        return SmallVector<Value>{};
+        e.accumulateGroup(gradQueries, e.index(0), gradScores, keys, length);
+        for (int64_t g = 0; g < kRowGroup; ++g) {
+          scf::IfOp::create(b, loc, valid[g], [&](OpBuilder &nested, Location) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(nested.getInsertionBlock());
+            e.each(features, [&](Value d) {
+              Value sum = memref::LoadOp::create(b, loc, gradQueries,
+                                                 ValueRange{e.index(g), d});
+              e.store(e.add(e.load(dq, batch, rowIndex[g], d), sum), dq, batch,
+                      rowIndex[g], d);
+            });
+            scf::YieldOp::create(b, loc);
+          });
+        }
       });
       e.writeBack(gradKeysTile, dk, batch, first, length);
       e.writeBack(gradValuesTile, dv, batch, first, length);

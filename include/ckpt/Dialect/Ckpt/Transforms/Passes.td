@@ -116,10 +116,14 @@ def LowerAttentionPass : Pass<"ckpt-lower-attention"> {
     allocated on the heap: static tiles are `memref.alloca`s that
     `ckpt-hoist-loop-allocas` makes one per thread, dynamic ones live in a
     `memref.alloca_scope` per iteration, so the memory the analysis forecast
-    for the op (its results) is what it uses. Sums are reassociable
-    (`fastmath<reassoc, contract>`) so that LLVM vectorizes them; their
-    order is fixed by the build, so a recomputation repeats the same bits.
-    f32 and f64; bf16/f16 attention ops are an error here.
+    for the op (its results) is what it uses. The multiply-adds (scores,
+    dP, the outputs, dK, dV, dQ) take groups of 4 query rows at a time as
+    `vector.fma` loops over 64-byte vectors whose accumulators are
+    loop-carried, so each vector loaded from a tile serves all four rows;
+    the other sums are reassociable (`fastmath<reassoc, contract>`) so that
+    LLVM vectorizes them. Every order is fixed by the build, so a
+    recomputation repeats the same bits. f32 and f64; bf16/f16 attention
+    ops are an error here.
 
     Example:
 
@@ -139,7 +143,8 @@ def LowerAttentionPass : Pass<"ckpt-lower-attention"> {
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
                            "mlir::memref::MemRefDialect",
-                           "mlir::scf::SCFDialect"];
+                           "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def DecomposeAttentionPass : Pass<"ckpt-decompose-attention"> {
