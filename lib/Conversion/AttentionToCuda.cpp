@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmCalls.h"
+
 #include "ckpt/Conversion/Passes.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
@@ -54,27 +56,6 @@ Value viewOfRank(OpBuilder &builder, Location loc, Value buffer, int64_t rank) {
       OpFoldResult(metadata.getOffset()), sizes, strides);
 }
 
-/// Declares `name` (private, C interface) in `module` unless it exists;
-/// fails on a declaration of another type.
-FailureOr<func::FuncOp> getOrDeclare(OpBuilder &builder, ModuleOp module,
-                                     Operation *user, StringRef name,
-                                     FunctionType type) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name)) {
-    if (existing.getFunctionType() == type)
-      return existing;
-    return user->emitOpError("cannot call '")
-           << name << "': it is declared with type "
-           << existing.getFunctionType() << ", expected " << type;
-  }
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
-  decl.setPrivate();
-  decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                builder.getUnitAttr());
-  return decl;
-}
-
 /// Replaces `op` by a call to `<base>[_masked]_f32` with its matrix
 /// operands (`rows`, as rank-4 views), its row operands (`rowVectors`, as
 /// rank-3 views) in operand order, then the key mask, causal and scale.
@@ -101,11 +82,13 @@ LogicalResult replaceByCall(IRRewriter &rewriter, ModuleOp module,
       rewriter, loc, rewriter.getF64Type(), APFloat(scale)));
   std::string name = (base + (keyMask ? "_masked" : "") + "_f32").str();
   auto type = rewriter.getFunctionType(ValueRange(args).getTypes(), {});
-  FailureOr<func::FuncOp> callee =
-      getOrDeclare(rewriter, module, op, name, type);
-  if (failed(callee))
-    return failure();
-  rewriter.replaceOpWithNewOp<func::CallOp>(op, *callee, args);
+  func::FuncOp callee =
+      getOrDeclareRuntimeFunction(rewriter, module, name, type);
+  if (callee.getFunctionType() != type)
+    return op->emitOpError("cannot call '")
+           << name << "': it is declared with type " << callee.getFunctionType()
+           << ", expected " << type;
+  rewriter.replaceOpWithNewOp<func::CallOp>(op, callee, args);
   return success();
 }
 

@@ -180,20 +180,6 @@ MemRefType dynamicStridedType(MemRefType type) {
                          type.getMemorySpace());
 }
 
-/// Declares `name` (private, C interface) in `module` unless it exists.
-func::FuncOp getOrDeclare(OpBuilder &builder, ModuleOp module, StringRef name,
-                          FunctionType type) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
-  decl.setPrivate();
-  decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                builder.getUnitAttr());
-  return decl;
-}
-
 /// Simplifies the payload of `op`, a generic on buffers (folds such as
 /// `1.0 * x`, dead ops), and drops the inputs it no longer reads.
 /// Differentiated matmuls come out of ckpt-autodiff as generics that also
@@ -302,7 +288,8 @@ LogicalResult mlir::ckpt::rewriteGemmsToCalls(ModuleOp module,
       args.push_back(
           arith::ConstantIntOp::create(rewriter, loc, value, /*width=*/32));
     auto type = rewriter.getFunctionType(ValueRange(args).getTypes(), {});
-    func::FuncOp callee = getOrDeclare(rewriter, module, match.callee, type);
+    func::FuncOp callee =
+        getOrDeclareRuntimeFunction(rewriter, module, match.callee, type);
     if (callee.getFunctionType() != type) {
       return callee.emitError()
              << "'" << match.callee << "' is declared with type "
@@ -311,4 +298,19 @@ LogicalResult mlir::ckpt::rewriteGemmsToCalls(ModuleOp module,
     rewriter.replaceOpWithNewOp<func::CallOp>(op, callee, args);
   }
   return success();
+}
+
+func::FuncOp mlir::ckpt::getOrDeclareRuntimeFunction(OpBuilder &builder,
+                                                     ModuleOp module,
+                                                     StringRef name,
+                                                     FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
+  decl.setPrivate();
+  decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                builder.getUnitAttr());
+  return decl;
 }

@@ -2,13 +2,15 @@
 //-*-===//
 //
 // The rewrite ckpt-gemm-to-cublas (libckpt_cuda_runtime) and
-// ckpt-gemm-to-blas (libckpt_blas_runtime) share.
+// ckpt-gemm-to-blas (libckpt_blas_runtime) share, and the runtime-function
+// declarations of the library-call rewrites (also ckpt-attention-to-cuda).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CKPT_LIB_CONVERSION_GEMMCALLS_H
 #define CKPT_LIB_CONVERSION_GEMMCALLS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <functional>
@@ -34,6 +36,12 @@ struct GemmLibrary {
 /// for which `library` has a GEMM by a call to it (declared private with a
 /// C interface). Fails when the module declares a callee with another type.
 LogicalResult rewriteGemmsToCalls(ModuleOp module, const GemmLibrary &library);
+
+/// The runtime function `name` of `module`: its declaration, or a new
+/// private one with `type` and the C interface (`llvm.emit_c_interface`).
+/// Callers check that an existing declaration has `type`.
+func::FuncOp getOrDeclareRuntimeFunction(OpBuilder &builder, ModuleOp module,
+                                         StringRef name, FunctionType type);
 
 } // namespace mlir::ckpt
 

@@ -171,11 +171,12 @@ void launch(ckpt_attention_params &params, Kernel kernel, int64_t rows,
   ckpt::cuda::check(cuStreamSynchronize(state.stream), "cuStreamSynchronize");
 }
 
-void attention(CkptMemRef4D *q, CkptMemRef4D *k, CkptMemRef4D *v,
-               CkptMemRef4D *out, CkptMemRef3D *lse, CkptMemRef3D *keyMask,
-               int32_t causal, double scale) {
-  const char *what = "forward";
-  ckpt_attention_params params;
+/// Fills `params` for an attention of Q, K, V (and the key mask) with
+/// output `out` and log-sum-exp `lse`, checking that the shapes agree.
+void describeAttention(ckpt_attention_params &params, CkptMemRef4D *q,
+                       CkptMemRef4D *k, CkptMemRef4D *v, CkptMemRef4D *out,
+                       CkptMemRef3D *lse, CkptMemRef3D *keyMask, int32_t causal,
+                       double scale, const char *what) {
   std::memset(&params, 0, sizeof(params));
   describeInputs(params, q, k, v, keyMask, what);
   expectRows(out, q->sizes, params.queries, params.value_width, what,
@@ -186,6 +187,14 @@ void attention(CkptMemRef4D *q, CkptMemRef4D *k, CkptMemRef4D *v,
   params.lse = view(lse, 3, 4);
   params.scale = static_cast<float>(scale);
   params.causal = causal;
+}
+
+void attention(CkptMemRef4D *q, CkptMemRef4D *k, CkptMemRef4D *v,
+               CkptMemRef4D *out, CkptMemRef3D *lse, CkptMemRef3D *keyMask,
+               int32_t causal, double scale) {
+  const char *what = "forward";
+  ckpt_attention_params params;
+  describeAttention(params, q, k, v, out, lse, keyMask, causal, scale, what);
   launch(params, Forward, params.queries, q->sizes[0] * q->sizes[1], what);
 }
 
@@ -196,12 +205,7 @@ void attentionGrad(CkptMemRef4D *q, CkptMemRef4D *k, CkptMemRef4D *v,
                    int32_t causal, double scale) {
   const char *what = "gradient";
   ckpt_attention_params params;
-  std::memset(&params, 0, sizeof(params));
-  describeInputs(params, q, k, v, keyMask, what);
-  expectRows(out, q->sizes, params.queries, params.value_width, what,
-             "output shape does not match the query and value");
-  expectRowVector(lse, q->sizes, params.queries, what,
-                  "log-sum-exp shape does not match the query's");
+  describeAttention(params, q, k, v, out, lse, keyMask, causal, scale, what);
   expectRows(gradOut, q->sizes, params.queries, params.value_width, what,
              "output gradient shape does not match the output's");
   expectRows(gradQuery, q->sizes, params.queries, params.width, what,
@@ -210,14 +214,10 @@ void attentionGrad(CkptMemRef4D *q, CkptMemRef4D *k, CkptMemRef4D *v,
              "key gradient shape does not match the key's");
   expectRows(gradValue, q->sizes, params.keys, params.value_width, what,
              "value gradient shape does not match the value's");
-  params.out = view(out, 4, 4);
-  params.lse = view(lse, 3, 4);
   params.grad_out = view(gradOut, 4, 4);
   params.grad_query = view(gradQuery, 4, 4);
   params.grad_key = view(gradKey, 4, 4);
   params.grad_value = view(gradValue, 4, 4);
-  params.scale = static_cast<float>(scale);
-  params.causal = causal;
   int64_t batches = q->sizes[0] * q->sizes[1];
   launch(params, KeyValueGrad, params.keys, batches, what);
   launch(params, QueryGrad, params.queries, batches, what);

@@ -120,6 +120,27 @@ storeOwn(const float (&own)[W], const ckpt_attention_view &view, int64_t b,
 
 constexpr float kNegInf = -INFINITY;
 
+/// Stages key and value rows [tile, tile + T) and whether each key takes
+/// part into shared memory; every thread of the block takes part.
+template <int T, int W>
+__device__ __forceinline__ void
+stageKeys(const ckpt_attention_params &p, int64_t b, int64_t h, int64_t tile,
+          float *keys, float *values, float *visible) {
+  __syncthreads();
+  loadRows<T, W>(keys, p.key, b, h, tile, p.keys, p.width);
+  loadRows<T, W>(values, p.value, b, h, tile, p.keys, p.value_width);
+  visible[threadIdx.x] = keyVisible(p, b, h, tile + threadIdx.x) ? 1.f : 0.f;
+  __syncthreads();
+}
+
+/// The keys the T queries from `first` attend to: all, or (causal) those up
+/// to the last of them.
+template <int T>
+__device__ __forceinline__ int64_t keysSeen(const ckpt_attention_params &p,
+                                            int64_t first) {
+  return p.causal ? min(p.keys, first + T) : p.keys;
+}
+
 /// Keys whose scores a thread keeps in registers at once.
 constexpr int kChunk = 16;
 
@@ -144,15 +165,8 @@ __device__ void forward(const ckpt_attention_params &p) {
     acc[c] = 0.0f;
   float maximum = kNegInf, sum = 0.0f;
 
-  int64_t end = p.keys;
-  if (p.causal)
-    end = min(end, first + T);
-  for (int64_t tile = 0; tile < end; tile += T) {
-    __syncthreads();
-    loadRows<T, W>(keys, p.key, b, h, tile, p.keys, p.width);
-    loadRows<T, W>(values, p.value, b, h, tile, p.keys, p.value_width);
-    visible[threadIdx.x] = keyVisible(p, b, h, tile + threadIdx.x) ? 1.f : 0.f;
-    __syncthreads();
+  for (int64_t tile = 0; tile < keysSeen<T>(p, first); tile += T) {
+    stageKeys<T, W>(p, b, h, tile, keys, values, visible);
     if (!active)
       continue;
     for (int chunk = 0; chunk < T; chunk += kChunk) {
@@ -227,15 +241,8 @@ __device__ void queryGradient(const ckpt_attention_params &p) {
   for (int c = 0; c < W; ++c)
     gradQuery[c] = 0.0f;
 
-  int64_t end = p.keys;
-  if (p.causal)
-    end = min(end, first + T);
-  for (int64_t tile = 0; tile < end; tile += T) {
-    __syncthreads();
-    loadRows<T, W>(keys, p.key, b, h, tile, p.keys, p.width);
-    loadRows<T, W>(values, p.value, b, h, tile, p.keys, p.value_width);
-    visible[threadIdx.x] = keyVisible(p, b, h, tile + threadIdx.x) ? 1.f : 0.f;
-    __syncthreads();
+  for (int64_t tile = 0; tile < keysSeen<T>(p, first); tile += T) {
+    stageKeys<T, W>(p, b, h, tile, keys, values, visible);
     if (!active)
       continue;
     for (int r = 0; r < T; ++r) {
