@@ -31,6 +31,7 @@ Writes results.json; exits 1 when a validation check fails.
 """
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -173,18 +174,22 @@ def validate(manifest, results):
     return failures
 
 
+def reference_module(name):
+    """The PyTorch reference `name` shipped next to this script, or None
+    (with a message) when PyTorch is missing."""
+    try:
+        sys.path.insert(0, HERE)
+        return importlib.import_module(name)
+    except ImportError as error:
+        print(f"(no PyTorch: {error}; PyTorch rows skipped)")
+        return None
+
+
 def benchmark(manifest, results, iterations, skip_torch, device):
     """Returns the failed checks (outputs, budgets, agreement with PyTorch)."""
     failures = []
     os.makedirs(os.path.join(HERE, "out"), exist_ok=True)
-    torch_gpt = None
-    if not skip_torch:
-        try:
-            sys.path.insert(0, HERE)
-            import torch_gpt as module  # noqa: E402
-            torch_gpt = module
-        except ImportError as error:
-            print(f"(no PyTorch: {error}; PyTorch rows skipped)")
+    torch_gpt = None if skip_torch else reference_module("torch_gpt")
     for name, program in manifest["benchmark"].items():
         shape = program["shape"]
         print(f"\n== benchmark {name}: {shape} f32, {iterations} iterations, median")
@@ -281,14 +286,7 @@ def attention_benchmark(manifest, results, iterations, skip_torch):
     and gradients against PyTorch's f32 ones on the same inputs. Returns the
     failed checks."""
     failures = []
-    torch_attention = None
-    if not skip_torch:
-        try:
-            sys.path.insert(0, HERE)
-            import torch_attention as module  # noqa: E402
-            torch_attention = module
-        except ImportError as error:
-            print(f"(no PyTorch: {error}; PyTorch rows skipped)")
+    torch_attention = None if skip_torch else reference_module("torch_attention")
     for name, program in manifest.get("attention", {}).items():
         shape = program["shape"]
         print(f"\n== attention {name}: {shape}, forward + backward, {iterations} "
