@@ -204,11 +204,10 @@ __device__ void forward(const ckpt_attention_params &p) {
   lse[rowAt(p.lse, b, h, query)] = sum > 0.0f ? maximum + logf(sum) : kNegInf;
 }
 
-/// The probability P[query, key] = exp(score - lse), zero where masked or
-/// where the query sees no key (lse = -inf).
-__device__ __forceinline__ float probability(float score, float lse,
-                                             bool takes) {
-  return takes && lse != kNegInf ? expf(score - lse) : 0.0f;
+/// The probability P[query, key] = exp(score - lse) of a key the query
+/// attends to; zero where the query sees no key at all (lse = -inf).
+__device__ __forceinline__ float probability(float score, float lse) {
+  return lse != kNegInf ? expf(score - lse) : 0.0f;
 }
 
 /// dQ: one thread per query, key and value tiles in shared memory.
@@ -250,7 +249,7 @@ __device__ void queryGradient(const ckpt_attention_params &p) {
       bool takes = visible[r] != 0.f && (!p.causal || key <= query);
       if (!takes)
         continue;
-      float prob = probability(dotRow(q, keys + r * W), lse, true);
+      float prob = probability(dotRow(q, keys + r * W), lse);
       float gradScore = prob * (dotRow(gradOut, values + r * W) - delta);
       axpyRow(gradQuery, gradScore, keys + r * W);
     }
@@ -310,7 +309,7 @@ __device__ void keyValueGradient(const ckpt_attention_params &p) {
       bool takes = query < p.queries && (!p.causal || key <= query);
       if (!takes)
         continue;
-      float prob = probability(dotRow(k, queries + r * W), lses[r], true);
+      float prob = probability(dotRow(k, queries + r * W), lses[r]);
       axpyRow(gradValue, prob, gradOuts + r * W);
       float gradScore = prob * (dotRow(v, gradOuts + r * W) - deltas[r]);
       axpyRow(gradKey, gradScore, queries + r * W);

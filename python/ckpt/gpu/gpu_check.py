@@ -185,6 +185,17 @@ def reference_module(name):
         return None
 
 
+def compare_with_torch(name, raw, program, theirs, checks, what):
+    """ckpt's outputs (`raw`, as the program's outputs) against PyTorch's
+    arrays `theirs`: records and prints the largest normwise relative error;
+    returns the failed check, if any."""
+    ours = decode_outputs(raw, program["outputs"])
+    error = max(relative_error(a, b) for a, b in zip(ours, theirs))
+    checks["torch_vs_ckpt_max_relative_error"] = error
+    print(f"{what}: max normwise relative error {error:.2e} (<= {TOLERANCE:g} required)")
+    return [f"{name}: ckpt and PyTorch disagree ({error:.3g})"] if error > TOLERANCE else []
+
+
 def benchmark(manifest, results, iterations, skip_torch, device):
     """Returns the failed checks (outputs, budgets, agreement with PyTorch)."""
     failures = []
@@ -211,13 +222,9 @@ def benchmark(manifest, results, iterations, skip_torch, device):
             arrays = torch_gpt.ckpt_inputs([i["shape"] for i in program["inputs"]], 1)
             theirs = torch_gpt.loss_and_gradients(arrays, shape["heads"], device,
                                                   shape.get("batch", 1))
-            ours = decode_outputs(baseline_bytes, program["outputs"])
-            error = max(relative_error(a, b) for a, b in zip(ours, theirs))
-            checks["torch_vs_ckpt_max_relative_error"] = error
-            print(f"ckpt (no remat) vs PyTorch, loss and every gradient: max normwise "
-                  f"relative error {error:.2e} (<= {TOLERANCE:g} required)")
-            if error > TOLERANCE:
-                failures.append(f"{name}: ckpt and PyTorch disagree ({error:.3g})")
+            failures += compare_with_torch(name, baseline_bytes, program, theirs, checks,
+                                           "ckpt (no remat) vs PyTorch, loss and every "
+                                           "gradient")
         if torch_gpt is not None:
             for sdpa in (False, True):
                 for checkpoint in (False, True):
@@ -299,13 +306,8 @@ def attention_benchmark(manifest, results, iterations, skip_torch):
         if torch_attention is not None and raw is not None:
             arrays = generate_inputs(program["inputs"])
             theirs = torch_attention.loss_and_gradients(arrays, shape.get("causal", False))
-            ours = decode_outputs(raw, program["outputs"])
-            error = max(relative_error(a, b) for a, b in zip(ours, theirs))
-            checks["torch_vs_ckpt_max_relative_error"] = error
-            print(f"ckpt vs PyTorch SDPA (f32), loss and gradients: max normwise relative "
-                  f"error {error:.2e} (<= {TOLERANCE:g} required)")
-            if error > TOLERANCE:
-                failures.append(f"{name}: ckpt and PyTorch disagree ({error:.3g})")
+            failures += compare_with_torch(name, raw, program, theirs, checks,
+                                           "ckpt vs PyTorch SDPA (f32), loss and gradients")
         if torch_attention is not None:
             for dtype in ("f32", "bf16"):
                 row = torch_attention.measure(shape["batch"], shape["heads"], shape["seq"],

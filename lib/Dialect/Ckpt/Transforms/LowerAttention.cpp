@@ -209,9 +209,7 @@ public:
   }
 
   /// A stack row of one key block's lanes.
-  Value laneRow() {
-    return memref::AllocaOp::create(b, loc, MemRefType::get({block}, element));
-  }
+  Value laneRow() { return stackRow(block); }
   /// A stack row of `size` elements.
   Value stackRow(int64_t size) {
     return memref::AllocaOp::create(b, loc, MemRefType::get({size}, element));
@@ -454,16 +452,10 @@ public:
   /// Walks keys [0, keys) in blocks; `body` gets the block's first key and
   /// its length.
   void blocks(Value keys, function_ref<void(Value, Value)> body) {
-    scf::ForOp::create(
-        b, loc, index(0), keys, index(block), ValueRange{},
-        [&](OpBuilder &nested, Location, Value first, ValueRange) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(nested.getInsertionBlock());
-          Value left = arith::SubIOp::create(b, loc, keys, first);
-          Value length = arith::MinUIOp::create(b, loc, left, index(block));
-          body(first, length);
-          scf::YieldOp::create(b, loc);
-        });
+    stride(keys, block, [&](Value first) {
+      Value left = arith::SubIOp::create(b, loc, keys, first);
+      body(first, arith::MinUIOp::create(b, loc, left, index(block)));
+    });
   }
 
   Value negativeInfinity() {
