@@ -8,7 +8,9 @@
 // A portfolio of eviction rules is tried and the cheapest schedule kept,
 // since which rule wins depends on the graph family; where none fits the
 // budget, lower aims are tried (the simulation is not monotone in the
-// budget). Then, as far as a work allowance goes
+// budget). Segment checkpointing at the forward cuts (ForwardCuts.h) is
+// part of the portfolio: on deep residual stacks it is what reaches the
+// smallest peaks. Then, as far as a work allowance goes
 // (SolverOptions::greedyWorkAllowance: all of it on graphs of a few
 // thousand nodes, none left on the largest):
 //   - second opinions: recompute costs that count evicted ancestors, and
@@ -27,11 +29,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ForwardCuts.h"
 #include "OnDemandSimulation.h"
 #include "PlanSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -66,7 +70,7 @@ public:
   GreedySearch(const RematProblem &problem, uint64_t budgetBytes,
                unsigned lowerAims, uint64_t workAllowance)
       : problem(problem), budgetBytes(budgetBytes), lowerAims(lowerAims),
-        workAllowance(workAllowance) {}
+        workAllowance(workAllowance), cuts(findForwardCuts(problem)) {}
 
   llvm::Expected<PlanResult> run();
 
@@ -96,6 +100,10 @@ private:
                                  bool isStart = false);
   /// The portfolio of eviction rules, at lower aims while none fits.
   llvm::Error tryRules(OnDemandConfig config);
+  /// Segment checkpointing at \p config's aim: what crosses every k-th
+  /// forward cut kept, the rest of the forward dropped after its forward
+  /// use, eviction under pressure as usual.
+  llvm::Error trySegments(const OnDemandConfig &config);
   /// Climbs from \p config (which does not meet the budget) toward a
   /// configuration that does, keeping changes that get further.
   llvm::Error reachBudget(OnDemandConfig config);
@@ -119,6 +127,7 @@ private:
   std::optional<Attempt> best;
   std::vector<Start> starts;
   uint64_t work = 0;
+  std::vector<ForwardCut> cuts;
 };
 
 } // namespace
@@ -167,7 +176,37 @@ llvm::Error GreedySearch::tryRules(OnDemandConfig config) {
             !trial)
           return trial.takeError();
       }
+      // Segments at the budget itself: their peak barely moves with the aim.
+      if (variant == 0 && step == 0)
+        if (llvm::Error error = trySegments(config))
+          return error;
     }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error GreedySearch::trySegments(const OnDemandConfig &config) {
+  if (cuts.size() < 2)
+    return llvm::Error::success();
+  // Every cut, every other (a transformer's blocks have two), every third
+  // and fourth, and about the square root of their number (Chen et al.'s
+  // sqrt(n) segments).
+  unsigned root = std::max<unsigned>(
+      1, static_cast<unsigned>(std::lround(std::sqrt(cuts.size()))));
+  std::vector<unsigned> strides{1, 2, 3, 4, root};
+  llvm::sort(strides);
+  strides.erase(std::unique(strides.begin(), strides.end()), strides.end());
+  for (unsigned stride : strides) {
+    if (stride >= cuts.size())
+      break;
+    OnDemandConfig segmented = config;
+    segmented.countEvictedAncestors = false;
+    segmented.retainSources = false;
+    segmented.distanceExponent = 1.0;
+    checkpointSegments(problem, cuts, stride, segmented);
+    if (llvm::Expected<Trial> trial = consider(segmented, /*isStart=*/true);
+        !trial)
+      return trial.takeError();
   }
   return llvm::Error::success();
 }

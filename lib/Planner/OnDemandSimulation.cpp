@@ -61,7 +61,11 @@ private:
   bool canRematerializeUntil(NodeIndex v, unsigned until, unsigned depth);
   /// A value without remaining consumers may still be needed to recompute a
   /// must_recompute value; one that cannot itself be recomputed then stays.
+  /// A checkpoint (OnDemandConfig::keepUntilStage) lives until its stage.
   bool isDead(NodeIndex v, unsigned stage) const {
+    if (!config.keepUntilStage.empty() && config.keepUntilStage[v] &&
+        stage < *config.keepUntilStage[v])
+      return false;
     return problem.mayRecompute(v) || stage >= lastUse[v];
   }
   /// True when \p u, whose last use is \p stage, should stay as the source

@@ -48,6 +48,10 @@ struct OnDemandConfig {
   /// memory pressure (when it can still be rematerialized later); nullopt
   /// keeps it until its last use.
   std::vector<std::optional<NodeIndex>> dropAfterStage;
+  /// For each node (empty: none), a stage before which its value is not
+  /// freed when its uses are over: a checkpoint the backward recomputes a
+  /// segment from. It is not evicted while kept without uses.
+  std::vector<std::optional<NodeIndex>> keepUntilStage;
 };
 
 /// What a simulation did.
