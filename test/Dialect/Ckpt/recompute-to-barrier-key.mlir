@@ -117,3 +117,56 @@ func.func @returned(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   } -> tensor<8xf32>
   return %g, %t : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// Tests that f64 values are keyed without a bitcast of their bits (IREE
+// demotes f64 to f32 by default, which would leave an f32-to-i64 bitcast):
+// the key's zero, ANDed with the f32 anchor's bits, is added as a negative
+// zero, bit-exact; CSE still keeps the recomputation apart.
+// CHECK-LABEL: func.func @wide_floats
+// CHECK:         %[[K:.*]] = arith.xori
+// CHECK:         %[[A:.*]] = tensor.extract_slice %{{.*}}[0] [1] [1] : tensor<8xf32> to tensor<f32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[A]] : tensor<8xf32>, tensor<f32>) outs(%{{.*}} : tensor<8xf64>)
+// CHECK:           %[[V:.*]] = arith.extf %{{.*}} : f32 to f64
+// CHECK:           %[[AB:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// CHECK:           %[[AW:.*]] = arith.extui %[[AB]] : i32 to i64
+// CHECK:           %[[Z:.*]] = arith.andi %[[K]], %[[AW]] : i64
+// CHECK:           %[[ZF:.*]] = arith.uitofp %[[Z]] : i64 to f64
+// CHECK:           %[[NZ:.*]] = arith.negf %[[ZF]] : f64
+// CHECK:           %[[S:.*]] = arith.addf %[[V]], %[[NZ]] : f64
+// CHECK:           linalg.yield %[[S]] : f64
+// CHECK-NOT:     arith.bitcast %{{.*}} : f64
+// CSE-LABEL: func.func @wide_floats
+// CSE-COUNT-2:  arith.extf
+func.func @wide_floats(%x: tensor<8xf32>) -> (tensor<8xf64>, tensor<8xf64>) {
+  %e0 = tensor.empty() : tensor<8xf64>
+  %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e0 : tensor<8xf64>) {
+  ^bb0(%in: f32, %out: f64):
+    %v = arith.extf %in : f32 to f64
+    linalg.yield %v : f64
+  } -> tensor<8xf64>
+  %f0 = tensor.empty() : tensor<8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%f0 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.tanh %in : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %r = ckpt.recompute(%xx = %x : tensor<8xf32>) -> (tensor<8xf64>) {
+    %re0 = tensor.empty() : tensor<8xf64>
+    %re = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%xx : tensor<8xf32>) outs(%re0 : tensor<8xf64>) {
+    ^bb0(%in: f32, %out: f64):
+      %v = arith.extf %in : f32 to f64
+      linalg.yield %v : f64
+    } -> tensor<8xf64>
+    ckpt.yield %re : tensor<8xf64>
+  }
+  %tt = arith.extf %t : tensor<8xf32> to tensor<8xf64>
+  %s = arith.addf %w, %tt : tensor<8xf64>
+  return %s, %r : tensor<8xf64>, tensor<8xf64>
+}

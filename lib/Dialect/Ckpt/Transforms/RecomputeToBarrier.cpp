@@ -91,12 +91,19 @@ private:
   llvm::SmallDenseMap<unsigned, Value> zeros;
 };
 
+/// Floats wider than this are not keyed through their bits: IREE demotes
+/// f64 to f32 by default (--iree-input-demote-f64-to-f32), which turns a
+/// bitcast of f64 bits into an invalid one of f32 bits.
+constexpr unsigned kMaxBitcastFloatWidth = 32;
+
 /// The integer type of `type`'s bits: itself for integers, the integer of
-/// its width for floats; null for others (index, complex).
+/// its width for floats up to kMaxBitcastFloatWidth bits; null for others
+/// (index, complex, f64).
 IntegerType bitsType(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
     return integer;
-  if (auto floating = dyn_cast<FloatType>(type))
+  if (auto floating = dyn_cast<FloatType>(type);
+      floating && floating.getWidth() <= kMaxBitcastFloatWidth)
     return IntegerType::get(type.getContext(), floating.getWidth());
   return nullptr;
 }
@@ -109,27 +116,43 @@ Value asBits(OpBuilder &builder, Location loc, Value value) {
   return arith::BitcastOp::create(builder, loc, bits, value);
 }
 
+/// `key`'s zero as a `bits` integer, ANDed with the bits of `anchor` when
+/// given.
+Value anchoredZero(OpBuilder &builder, Location loc, IntegerType bits,
+                   RegionKey &key, Value anchor) {
+  unsigned width = bits.getWidth();
+  Value zero = key.zero(width);
+  if (!anchor || !bitsType(anchor.getType()) ||
+      bitsType(anchor.getType()).getWidth() > 64)
+    return zero;
+  Value anchorBits = asBits(builder, loc, anchor);
+  unsigned anchorWidth = cast<IntegerType>(anchorBits.getType()).getWidth();
+  if (anchorWidth > width)
+    anchorBits = arith::TruncIOp::create(builder, loc, bits, anchorBits);
+  else if (anchorWidth < width)
+    anchorBits = arith::ExtUIOp::create(builder, loc, bits, anchorBits);
+  return arith::AndIOp::create(builder, loc, zero, anchorBits);
+}
+
 /// `value` with a zero XORed into its bits: `key`'s zero, ANDed with the
 /// bits of `anchor` when given (an element of the tensor the recomputation
 /// is anchored to). The same bits, computed from values no folder can see
-/// through. `value` itself when its type has no integer form.
+/// through. Wider floats get that zero added as a negative zero instead
+/// (x + -0.0 is x for every x but a signaling NaN, which it quiets).
+/// `value` itself when its type has neither form.
 Value keyed(OpBuilder &builder, Location loc, Value value, RegionKey &key,
             Value anchor = {}) {
+  if (auto floating = dyn_cast<FloatType>(value.getType());
+      floating && !bitsType(floating)) {
+    Value zero = anchoredZero(builder, loc, builder.getI64Type(), key, anchor);
+    Value negativeZero = arith::NegFOp::create(
+        builder, loc, arith::UIToFPOp::create(builder, loc, floating, zero));
+    return arith::AddFOp::create(builder, loc, value, negativeZero);
+  }
   IntegerType bits = bitsType(value.getType());
   if (!bits || bits.getWidth() > 64)
     return value;
-  unsigned width = bits.getWidth();
-  Value zero = key.zero(width);
-  if (anchor && bitsType(anchor.getType()) &&
-      bitsType(anchor.getType()).getWidth() <= 64) {
-    Value anchorBits = asBits(builder, loc, anchor);
-    unsigned anchorWidth = cast<IntegerType>(anchorBits.getType()).getWidth();
-    if (anchorWidth > width)
-      anchorBits = arith::TruncIOp::create(builder, loc, bits, anchorBits);
-    else if (anchorWidth < width)
-      anchorBits = arith::ExtUIOp::create(builder, loc, bits, anchorBits);
-    zero = arith::AndIOp::create(builder, loc, zero, anchorBits);
-  }
+  Value zero = anchoredZero(builder, loc, bits, key, anchor);
   Value mixed =
       arith::XOrIOp::create(builder, loc, asBits(builder, loc, value), zero);
   if (bits == value.getType())
