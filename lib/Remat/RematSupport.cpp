@@ -82,6 +82,7 @@ void TrialFunctions::discard(func::FuncOp trial) {
 
 func::FuncOp TrialFunctions::keep(func::FuncOp original, func::FuncOp trial) {
   live.erase(trial);
+  live.erase(original);
   std::string name = original.getSymName().str();
   trial.setVisibility(original.getVisibility());
   original.erase();

@@ -57,7 +57,7 @@ public:
   /// A new trial whose body is a copy of `body`'s, with `func`'s signature.
   func::FuncOp createFrom(func::FuncOp func, func::FuncOp body,
                           StringRef suffix);
-  /// Erases `trial`.
+  /// Erases `trial` (also one that `keep` made the kept function).
   void discard(func::FuncOp trial);
   /// Replaces `original` by `trial`, which takes its name and visibility and
   /// is no longer a trial; returns it.
