@@ -399,8 +399,8 @@ def test_coverage_table_on_real_models(tmp_path):
             # stayed at 2.1e-3 to 3.0e-3): no worse than five times eager's
             # error or than FLOAT32_NOISE, whichever is larger. A wrong
             # gradient is off by order one. The table's stricter twice
-            # fails MobileNetV2's gradients (3.5 times: its depthwise filter
-            # gradients sum 16k products in one float32 loop).
+            # fails MobileNetV2's gradients (3.5 times, on every parameter
+            # alike; see docs/TorchCoverage.md).
             for measure in ("grad_error", "loss_error", "statistics_error"):
                 assert row[f"{measure}_f64"] <= max(coverage.TOLERANCE, FLOAT32_NOISE,
                                                     5 * row[f"eager_{measure}_f64"]), \
