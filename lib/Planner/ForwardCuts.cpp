@@ -13,15 +13,16 @@ ckpt::planner::findForwardCuts(const RematProblem &problem) {
   // its own position to its last forward consumer's.
   std::vector<int64_t> delta(n + 1, 0);
   std::vector<NodeIndex> forward;
+  std::vector<std::optional<NodeIndex>> lastForward(n);
   for (NodeIndex v = 0; v < n; ++v) {
     if (problem.node(v).isBackward)
       continue;
     forward.push_back(v);
-    std::optional<NodeIndex> last = problem.lastForwardConsumer(v);
-    if (!last)
+    lastForward[v] = problem.lastForwardConsumer(v);
+    if (!lastForward[v])
       continue;
     delta[v] += problem.bytes(v);
-    delta[*last] -= problem.bytes(v);
+    delta[*lastForward[v]] -= problem.bytes(v);
   }
   std::vector<uint64_t> crossingBytes(n, 0);
   int64_t running = 0;
@@ -51,16 +52,14 @@ ckpt::planner::findForwardCuts(const RematProblem &problem) {
   std::vector<NodeIndex> active;
   size_t next = 0;
   for (NodeIndex v : forward) {
-    if (problem.lastForwardConsumer(v))
+    if (lastForward[v])
       active.push_back(v);
     if (next == positions.size() || positions[next] != v)
       continue;
     ++next;
     ForwardCut cut;
     cut.position = v;
-    llvm::erase_if(active, [&](NodeIndex u) {
-      return *problem.lastForwardConsumer(u) <= v;
-    });
+    llvm::erase_if(active, [&](NodeIndex u) { return *lastForward[u] <= v; });
     cut.crossing = active;
     cuts.push_back(std::move(cut));
   }

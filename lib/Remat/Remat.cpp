@@ -71,6 +71,11 @@ private:
                                FunctionOutcome &outcome);
   LogicalResult cheapenMinimum(func::FuncOp &func, func::FuncOp pristine,
                                FunctionOutcome &outcome);
+  /// A record for planning `outcome`'s function again from the function as
+  /// it came, at `budgetBytes`: its name, baseline and solver, nothing
+  /// planned yet.
+  FunctionOutcome startOver(const FunctionOutcome &outcome,
+                            int64_t budgetBytes) const;
 
   ModuleOp module;
   const RematSettings &settings;
@@ -183,6 +188,19 @@ LogicalResult FunctionRematerializer::run(func::FuncOp func,
   return success();
 }
 
+FunctionOutcome
+FunctionRematerializer::startOver(const FunctionOutcome &outcome,
+                                  int64_t budgetBytes) const {
+  FunctionOutcome fresh;
+  fresh.name = outcome.name;
+  fresh.solver = settings.solver ? settings.solver->str() : "greedy-peak";
+  fresh.baselinePeakBytes = outcome.baselinePeakBytes;
+  fresh.peakBytes = outcome.baselinePeakBytes;
+  fresh.baselineFlops = outcome.baselineFlops;
+  fresh.budgetBytes = budgetBytes;
+  return fresh;
+}
+
 LogicalResult FunctionRematerializer::retryAsMinimum(func::FuncOp &func,
                                                      func::FuncOp pristine,
                                                      FunctionOutcome &outcome) {
@@ -191,13 +209,7 @@ LogicalResult FunctionRematerializer::retryAsMinimum(func::FuncOp &func,
   func = trials.keep(func, trials.createFrom(func, pristine, "ckpt_min"));
 
   const std::optional<planner::SolverSpec> &spec = settings.solver;
-  FunctionOutcome descent;
-  descent.name = outcome.name;
-  descent.solver = spec ? spec->str() : "greedy-peak";
-  descent.baselinePeakBytes = outcome.baselinePeakBytes;
-  descent.peakBytes = outcome.baselinePeakBytes;
-  descent.baselineFlops = outcome.baselineFlops;
-  descent.budgetBytes = 0;
+  FunctionOutcome descent = startOver(outcome, /*budgetBytes=*/0);
   FailureOr<ActivationTimeline> fromScratch = analyzeFunction(module, func);
   if (failed(fromScratch))
     return failure();
@@ -235,14 +247,6 @@ LogicalResult FunctionRematerializer::retryAsMinimum(func::FuncOp &func,
   return success();
 }
 
-/// Extra seconds of `outcome`'s recomputations, the planner's cost.
-static double recomputeSeconds(const FunctionOutcome &outcome) {
-  double seconds = 0;
-  for (const RematStep &step : outcome.steps)
-    seconds += step.seconds;
-  return seconds;
-}
-
 LogicalResult FunctionRematerializer::cheapenMinimum(func::FuncOp &func,
                                                      func::FuncOp pristine,
                                                      FunctionOutcome &outcome) {
@@ -256,16 +260,11 @@ LogicalResult FunctionRematerializer::cheapenMinimum(func::FuncOp &func,
   // the reported minimum must stay reachable by the given-budget path,
   // which plans as this descent did.)
   const int64_t peak = outcome.peakBytes;
+  double seconds = sumRecomputation(outcome).second;
   for (int64_t perMille : {5, 10, 20}) {
     func::FuncOp attempt = trials.createFrom(
         func, pristine, "ckpt_cheaper" + std::to_string(perMille));
-    FunctionOutcome cheaper;
-    cheaper.name = outcome.name;
-    cheaper.solver = settings.solver->str();
-    cheaper.baselinePeakBytes = outcome.baselinePeakBytes;
-    cheaper.peakBytes = outcome.baselinePeakBytes;
-    cheaper.baselineFlops = outcome.baselineFlops;
-    cheaper.budgetBytes = peak + peak * perMille / 1000;
+    FunctionOutcome cheaper = startOver(outcome, peak + peak * perMille / 1000);
     FailureOr<ActivationTimeline> timeline = analyzeFunction(module, attempt);
     if (failed(timeline)) {
       trials.discard(attempt);
@@ -277,19 +276,20 @@ LogicalResult FunctionRematerializer::cheapenMinimum(func::FuncOp &func,
       trials.discard(attempt);
       return failure();
     }
+    double cheaperSeconds = sumRecomputation(cheaper).second;
     if (cheaper.peakBytes != peak || cheaper.steps.empty() ||
-        recomputeSeconds(cheaper) >= recomputeSeconds(outcome)) {
+        cheaperSeconds >= seconds) {
       trials.discard(attempt);
       continue;
     }
     LDBG() << "budget=min: " << cheaper.solver << " at " << cheaper.budgetBytes
-           << " B reaches " << cheaper.peakBytes << " B for "
-           << recomputeSeconds(cheaper) << " s instead of "
-           << recomputeSeconds(outcome) << " s";
+           << " B reaches " << cheaper.peakBytes << " B for " << cheaperSeconds
+           << " s instead of " << seconds << " s";
     func = trials.keep(func, attempt);
     cheaper.budgetBytes = cheaper.peakBytes;
     cheaper.budgetRule = outcome.budgetRule;
     outcome = std::move(cheaper);
+    seconds = cheaperSeconds;
   }
   return success();
 }

@@ -51,10 +51,8 @@ LogicalResult mlir::ckpt::collectSavedResiduals(ModuleOp module,
   return success();
 }
 
-namespace {
-
-/// The extra FLOPs and estimated seconds of the recomputations.
-std::pair<int64_t, double> sumRecomputation(const FunctionOutcome &outcome) {
+std::pair<int64_t, double>
+mlir::ckpt::sumRecomputation(const FunctionOutcome &outcome) {
   int64_t extraFlops = 0;
   double extraSeconds = 0;
   for (const RematStep &step : outcome.steps) {
@@ -63,6 +61,8 @@ std::pair<int64_t, double> sumRecomputation(const FunctionOutcome &outcome) {
   }
   return {extraFlops, extraSeconds};
 }
+
+namespace {
 
 /// The report as text: a summary line per function, then its saved
 /// residuals and its recomputations.

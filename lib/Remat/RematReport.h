@@ -16,12 +16,17 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <utility>
+
 namespace mlir::ckpt {
 
 /// Fills `outcome.saved` with the forward values `func` keeps for the
 /// backward pass after remat, each with why it is kept.
 LogicalResult collectSavedResiduals(ModuleOp module, func::FuncOp func,
                                     FunctionOutcome &outcome);
+
+/// The extra FLOPs and estimated seconds of `outcome`'s recomputations.
+std::pair<int64_t, double> sumRecomputation(const FunctionOutcome &outcome);
 
 /// Writes the report of `outcomes` to `path` ('-': standard output) as
 /// `format` (`json` or `table`); an error at `loc` when the file cannot be
