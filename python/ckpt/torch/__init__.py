@@ -35,6 +35,7 @@ gradients with eager PyTorch autograd, as the check to compare against.
 from .distributed import allreduce_gradients
 from .export import ExportError, ExportedStep, export_training_step
 from .train import TrainStep
+from .verify import VerificationError
 
 
 def reference(model, inputs, loss_fn, targets=()):
@@ -53,5 +54,5 @@ def reference(model, inputs, loss_fn, targets=()):
     return [r.detach().cpu().numpy() for r in results]
 
 
-__all__ = ["ExportError", "ExportedStep", "TrainStep", "allreduce_gradients",
+__all__ = ["ExportError", "ExportedStep", "TrainStep", "VerificationError", "allreduce_gradients",
            "export_training_step", "reference"]

@@ -83,16 +83,26 @@ def _window_sources(size, out, stride, padding, dilation, offset):
     return source.clamp(0, out - 1), valid
 
 
+def _pair(values):
+    """A pooling argument of one or two values as two."""
+    return tuple(values) if len(values) == 2 else (values[0],) * 2
+
+
+def _pool_window(kernel_size, stride, padding):
+    """A 2-D pool's kernel, stride (the kernel when empty) and padding as
+    pairs."""
+    kernel = _pair(kernel_size)
+    return kernel, _pair(stride) if stride else kernel, _pair(padding)
+
+
 def _max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilation,
                          ceil_mode, indices):
     import torch
     if input.dim() != 4:
         return NotImplemented
     h, w = input.shape[2:]
-    kh, kw = kernel_size if len(kernel_size) == 2 else (kernel_size[0],) * 2
-    sh, sw = (stride if len(stride) == 2 else (stride[0],) * 2) if stride else (kh, kw)
-    ph, pw = padding if len(padding) == 2 else (padding[0],) * 2
-    dh, dw = dilation if len(dilation) == 2 else (dilation[0],) * 2
+    (kh, kw), (sh, sw), (ph, pw) = _pool_window(kernel_size, stride, padding)
+    dh, dw = _pair(dilation)
     n, c, ho, wo = grad_output.shape
     flat = (torch.arange(h).view(h, 1) * w + torch.arange(w).view(1, w)).reshape(-1)
     zero = torch.zeros((), dtype=grad_output.dtype)
@@ -115,6 +125,135 @@ def _max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilat
             grad = part if grad is None else grad + part
     grad = grad.reshape(n, c, h, w)
     return grad
+
+
+def _pool_divisors(size, out, kernel, stride, padding, count_include_pad):
+    """Along one axis of an average pool: the number of positions each of
+    the `out` windows divides by, as PyTorch's kernel counts them (with
+    `count_include_pad`, the window clipped to the padded input; without,
+    to the input itself)."""
+    import torch
+    start = torch.arange(out) * stride - padding
+    end = torch.clamp(start + kernel, max=size + padding)
+    if count_include_pad:
+        return end - start
+    return torch.clamp(end, max=size) - torch.clamp(start, min=0)
+
+
+def _avg_pool2d_backward(grad_output, input, kernel_size, stride, padding, ceil_mode,
+                         count_include_pad, divisor_override):
+    """The average pool's gradient (torch-mlir lowers no avg_pool2d_backward):
+    each output gradient divided by its window's divisor, then spread back
+    over the window, which is the input gradient of a depthwise convolution
+    with all-ones filters (the phase or spread form above, so no scatter).
+    `ceil_mode` windows that hang over the input are cropped by it."""
+    import torch
+    if input.dim() != 4:
+        return NotImplemented
+    h, w = input.shape[2:]
+    (kh, kw), (sh, sw), (ph, pw) = _pool_window(kernel_size, stride, padding)
+    n, c, ho, wo = grad_output.shape
+    if divisor_override:
+        scaled = grad_output / divisor_override
+    else:
+        rows = _pool_divisors(h, ho, kh, sh, ph, count_include_pad)
+        columns = _pool_divisors(w, wo, kw, sw, pw, count_include_pad)
+        divisors = (rows.view(ho, 1) * columns.view(1, wo)).to(grad_output.dtype)
+        scaled = grad_output / divisors
+    ones = torch.ones((c, 1, kh, kw), dtype=grad_output.dtype)
+    if (sh, sw) != (1, 1):
+        return _strided_input_gradient(scaled, ones, (h, w), (sh, sw), (ph, pw), groups=c)
+    return _grouped_input_gradient(scaled, ones, (h, w), (sh, sw), (ph, pw), (1, 1), c)
+
+
+def _as_strided_scatter(self, src, size, stride, storage_offset=None):
+    """`src` written into the elements of `self` that the strided view
+    (`size`, `stride`, `storage_offset`) of it reads (functionalization's
+    form of a view written through; torch-mlir lowers no
+    as_strided_scatter). The positions are known while tracing: a view
+    that covers `self` in order is `src` reshaped, any other a gather of
+    `src` at each position's source element and a select (no scatter)."""
+    import numpy
+    import torch
+    if not self.is_contiguous():
+        return NotImplemented
+    offset = storage_offset or 0
+    positions = numpy.full((), offset, dtype=numpy.int64)
+    for extent, step in zip(size, stride):
+        positions = positions[..., None] + numpy.arange(extent, dtype=numpy.int64) * step
+    positions = positions.reshape(-1)
+    total = self.numel()
+    if positions.size and (positions.min() < 0 or positions.max() >= total):
+        return NotImplemented
+    if positions.size == total and (positions == numpy.arange(total)).all():
+        return src.reshape(self.shape).clone()
+    source = numpy.zeros(total, dtype=numpy.int64)
+    written = numpy.zeros(total, dtype=bool)
+    source[positions] = numpy.arange(positions.size)  # the last write wins
+    written[positions] = True
+    flat = src.reshape(-1).index_select(0, torch.from_numpy(source))
+    result = torch.where(torch.from_numpy(written), flat, self.reshape(-1))
+    return result.reshape(self.shape)
+
+
+def _index_put(self, indices, values, accumulate=False):
+    """`values` put (or, with `accumulate`, added) at the positions the
+    index tensors pick among `self`'s leading dimensions (the gradient of
+    advanced indexing, e.g. a relative-position bias table read through an
+    index buffer): the one-hot matrix of the flattened positions, transposed,
+    times the values (a matmul, as the embedding gradient), then added to
+    `self` or selected over it (torch-mlir lowers index_put to its own
+    scatter). Positions written twice without `accumulate` are undefined in
+    PyTorch too."""
+    import torch
+    if any(index is None for index in indices) or not indices:
+        return NotImplemented
+    if any(index.dtype == torch.bool for index in indices):
+        return NotImplemented
+    leading = self.shape[:len(indices)]
+    rows = 1
+    for extent in leading:
+        rows *= extent
+    flat = None
+    for index, extent in zip(torch.broadcast_tensors(*indices), leading):
+        index = torch.where(index < 0, index + extent, index)
+        flat = index if flat is None else flat * extent + index
+    trailing = self.shape[len(indices):]
+    values = torch.broadcast_to(values, flat.shape + trailing).reshape(flat.numel(), -1)
+    one_hot = flat.reshape(-1, 1) == torch.arange(rows, device=self.device).view(1, -1)
+    table = self.reshape(rows, -1)
+    if values.dtype.is_floating_point:
+        placed = one_hot.to(values.dtype).t() @ values
+    else:
+        placed = (one_hot.to(values.dtype).unsqueeze(-1) * values.unsqueeze(1)).sum(0)
+    if accumulate:
+        result = table + placed.to(table.dtype)
+    else:
+        result = torch.where(one_hot.any(0).view(-1, 1), placed.to(table.dtype), table)
+    return result.reshape(self.shape)
+
+
+def _cumsum(self, dim, dtype=None):
+    """The running sum along `dim` (torch-mlir lowers cumsum to its own
+    tm_tensor.scan) as a masked reduction: element i sums x[j] for j <= i,
+    in order of j, with zeros for the rest: a sequential scan in the
+    element type (PyTorch's CPU kernel accumulates float32 in float64, so
+    float results differ from eager's in the last bits). Its work is quadratic in the scanned length
+    (position ids, masks: short rows). Integral and boolean inputs sum in
+    int64, as torch.cumsum does."""
+    import torch
+    if self.dim() == 0:
+        return NotImplemented
+    if dtype is None and (self.dtype == torch.bool or not self.dtype.is_floating_point
+                          and not self.dtype.is_complex):
+        dtype = torch.int64
+    x = self.to(dtype) if dtype is not None else self
+    x = x.movedim(dim, -1)
+    n = x.shape[-1]
+    positions = torch.arange(n, device=self.device)
+    earlier = positions.view(n, 1) >= positions.view(1, n)
+    zero = torch.zeros((), dtype=x.dtype, device=self.device)
+    return torch.where(earlier, x.unsqueeze(-2), zero).sum(-1).movedim(-1, dim)
 
 
 def _phase_taps(kernel, stride, padding, phase):
@@ -278,6 +417,10 @@ def scatter_free_decompositions():
     table = {aten.scatter.value: _scatter_value,
              aten.embedding_dense_backward.default: _embedding_dense_backward,
              aten.max_pool2d_with_indices_backward.default: _max_pool2d_backward,
+             aten.avg_pool2d_backward.default: _avg_pool2d_backward,
+             aten.as_strided_scatter.default: _as_strided_scatter,
+             aten.index_put.default: _index_put,
+             aten.cumsum.default: _cumsum,
              aten.convolution_backward.default: _grouped_convolution_backward}
     return {op: _without_autocast(decomposition) for op, decomposition in table.items()}
 

@@ -312,6 +312,8 @@ def _locate(error, model, loss_fn, trainable, held, inputs, targets):
 
     from torch.utils._python_dispatch import TorchDispatchMode
 
+    from . import scalars
+
     if error.op is None or error.module_path is not None:
         return error
     wanted = {error.op[len("aten."):].split(".")[0]}
@@ -329,26 +331,11 @@ def _locate(error, model, loss_fn, trainable, held, inputs, targets):
                 found.append((stack[-1] if stack else None, line))
             return func(*args, **(kwargs or {}))
 
-    def enter(name):
-        def hook(_module, _args):
-            stack.append(name or None)
-        return hook
-
-    def leave(_module, _args, _output):
-        if stack:
-            stack.pop()
-
-    handles = []
-    for name, module in model.named_modules():
-        handles.append(module.register_forward_pre_hook(enter(name)))
-        handles.append(module.register_forward_hook(leave))
     try:
-        _fake_backward(model, loss_fn, trainable, held, inputs, targets, watch=Watch())
+        with scalars.tracking_modules(model, stack):
+            _fake_backward(model, loss_fn, trainable, held, inputs, targets, watch=Watch())
     except Exception:  # locating is best effort: the error stands as it is
         pass
-    finally:
-        for handle in handles:
-            handle.remove()
     if not found:
         return error
     path, line = found[0]
@@ -522,12 +509,55 @@ def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="
                        bool(fused_attention))
 
 
+def _compiling():
+    """A context in which torch.compiler.is_compiling() is true, as during a
+    torch.compile session: models skip eager-only checks there (Hugging
+    Face's padding warning reads a token id as a Python bool)."""
+    import contextlib
+
+    import torch
+    session = getattr(torch.compiler, "_compile_session_context", None)
+    return session() if session is not None else contextlib.nullcontext()
+
+
+def _scalar_reads(model, loss_fn, buffers, inputs, targets, autocast):
+    """The Python scalars the model's forward and loss read from tensors
+    (ckpt.torch.scalars), from one eager run on copies of the buffers (the
+    model's are not updated); raises ExportError, located, at the first
+    read whose tensor is computed from the step's data."""
+    import torch
+    from torch.func import functional_call
+
+    from . import scalars
+
+    copies = {name: tensor.detach().clone() for name, tensor in buffers}
+
+    def run():
+        with _autocast(autocast), _compiling():
+            output = functional_call(model, copies, tuple(inputs), strict=False)
+            loss_fn(output, *targets)
+
+    arguments = ([p for p in model.parameters()] + list(copies.values()) + list(inputs)
+                 + list(targets))
+    reads = scalars.constant_scalars(run, arguments, model)
+    for read in reads:
+        if read.data_dependent:
+            raise ExportError.at_op(
+                "_local_scalar_dense.default",
+                "a Python number read from a tensor computed from the step's inputs or "
+                "parameters (.item(), int(), bool() or a comparison in Python): the step "
+                "would depend on the data",
+                hint="compute it from shapes or constants, or move it out of the training step",
+                module_path=read.module_path, source_line=read.source_line)
+    return reads
+
+
 def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse):
     import contextlib
     import torch
     from torch._functorch.aot_autograd import aot_export_module
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    from . import random
+    from . import random, scalars
     from .attention import fused_attention
     from .decompositions import export_decompositions
 
@@ -548,17 +578,45 @@ def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse
     autocast = _autocast_state()
     scale = (torch.ones((), dtype=torch.float32),) if loss_scale else ()
 
+    # Set when the first trace read a Python scalar from a tensor: later
+    # traces run as a compiler's (torch.compiler.is_compiling(): models
+    # skip their eager-only checks, Hugging Face's padding warning).
+    specialized = {}
+
     def trace(trainable, frozen):
         module = _step_module(model, loss_fn, trainable, frozen + buffers, len(example_inputs),
                               autocast, scaled=loss_scale)
+        decompositions = table
         with sdpa_kernel(SDPBackend.MATH), torch._C._DisableAutocast(), \
-                (fused_attention() if fuse else contextlib.nullcontext()):
+                (fused_attention() if fuse else contextlib.nullcontext()), \
+                (_compiling() if specialized else contextlib.nullcontext()):
             return aot_export_module(module, example_inputs + targets + scale, trace_joint=True,
-                                     output_loss_index=0, decompositions=table)
+                                     output_loss_index=0, decompositions=decompositions)
+
+    def trace_specializing(trainable, frozen):
+        try:
+            return trace(trainable, frozen)
+        except Exception as error:  # tracing raises many exception types
+            if specialized or not scalars.is_scalar_read_failure(error):
+                raise
+        specialized["reads"] = _scalar_reads(model, loss_fn, buffers, example_inputs, targets,
+                                             autocast)
+        try:
+            return trace(trainable, frozen)
+        except Exception as error:  # tracing raises many exception types
+            if not scalars.is_scalar_read_failure(error) or not specialized["reads"]:
+                raise
+            read = specialized["reads"][0]
+            raise ExportError.at_op(
+                "_local_scalar_dense.default",
+                "a Python number read from a tensor of shapes and constants (.item(), int(), "
+                "bool()): ckpt.torch does not specialize it into the step yet",
+                hint="compute it from the tensor's shape in Python",
+                module_path=read.module_path, source_line=read.source_line) from None
 
     try:
         try:
-            graph, signature = trace(trainable, frozen)
+            graph, signature = trace_specializing(trainable, frozen)
         except AssertionError as error:
             if "did not receive a gradient" not in str(error):
                 raise
@@ -566,7 +624,7 @@ def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse
                                         example_inputs, targets)
             frozen += [(n, p) for n, p in trainable if n in unused]
             trainable = [(n, p) for n, p in trainable if n not in unused]
-            graph, signature = trace(trainable, frozen)
+            graph, signature = trace_specializing(trainable, frozen)
     except ExportError:
         raise
     except Exception as error:  # tracing raises many exception types

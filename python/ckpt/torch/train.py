@@ -57,11 +57,15 @@ class TrainStep:
     `grad_scaler` is a `torch.amp.GradScaler` for mixed precision: the
     backward starts from its current scale (`scaler.scale(loss).backward()`),
     so `scaler.step(optimizer)` and `scaler.update()` work unchanged, steps
-    whose gradients overflow included; a disabled scaler changes nothing."""
+    whose gradients overflow included; a disabled scaler changes nothing.
+    `verify=True` checks the first call of every build against eager
+    autograd in float64 (ckpt.torch.verify) and raises VerificationError
+    naming the worst parameter when the compiled step is further from it
+    than eager float32 is (steps without random ops or autocast)."""
 
     def __init__(self, model, loss_fn, example_inputs, example_targets=(), budget=None,
                  solver="auto", backend="cpu", policy=None, gemm="blas", build=None,
-                 threads=None, grad_scaler=None, on_infeasible="error"):
+                 threads=None, grad_scaler=None, on_infeasible="error", verify=False):
         if backend not in ("cpu", "cuda"):
             raise ValueError(f"backend must be 'cpu' or 'cuda', not {backend!r}")
         if threads is None:
@@ -77,6 +81,10 @@ class TrainStep:
         self.backend = backend
         self.policy = policy
         self.on_infeasible = on_infeasible
+        self.verify = bool(verify)
+        #: With verify: the last check's rows (parameter or `loss`, its
+        #: normwise distance from eager float64, eager's own), worst first.
+        self.verification = None
         self.gemm = gemm if backend == "cpu" else "codegen"
         if grad_scaler is not None and not hasattr(grad_scaler, "scale"):
             raise TypeError(f"grad_scaler must be a torch.amp.GradScaler, not {grad_scaler!r}")
@@ -161,6 +169,9 @@ class TrainStep:
         parameters = dict(self.model.named_parameters(remove_duplicate=False))
         buffers = dict(self.model.named_buffers(remove_duplicate=False))
         names = exported.result_names
+        if self.verify and not build.get("verified"):
+            self._verify(exported, inputs, targets, outputs)
+            build["verified"] = True
         with torch.no_grad():
             for name, value in zip(names[1:], outputs[1:]):
                 kind, key = name.split(":", 1)
@@ -176,6 +187,23 @@ class TrainStep:
                     buffer.copy_(value.to(device=buffer.device, dtype=buffer.dtype))
         loss = outputs[0]
         return loss.to(device=self._loss_device(inputs))
+
+    def _verify(self, exported, inputs, targets, outputs):
+        """ckpt.torch.verify.check on this call's results, before the model
+        is updated."""
+        import torch
+        from . import verify
+        if exported.random or exported.scaled:
+            raise ValueError("TrainStep(verify=True) checks steps without random ops or a "
+                             "GradScaler: eager autograd cannot reproduce them")
+        device = "cuda" if self.backend == "cuda" else "cpu"
+        if torch.is_autocast_enabled(device):
+            raise ValueError("TrainStep(verify=True) checks steps outside torch.autocast")
+        gradients = {name[len("grad:"):]: value.detach().cpu()
+                     for name, value in zip(exported.result_names, outputs)
+                     if name.startswith("grad:")}
+        self.verification = verify.check(self.model, self.loss_fn, inputs, targets,
+                                         outputs[0].detach().cpu(), gradients)
 
     def _loss_device(self, inputs):
         first = next((t for t in inputs if hasattr(t, "device")), None)

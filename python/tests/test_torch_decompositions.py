@@ -1,0 +1,137 @@
+"""ckpt.torch.decompositions against PyTorch's own kernels in float64, as
+property tests over random shapes: every convolution form the backward
+decomposition produces (grouped, depthwise, strided, padded, dilated; the
+input and the weight gradient), the average pool's gradient, the
+functionalized view write (as_strided_scatter), index_put with and
+without accumulation and the running sum. Each is what the exported step
+computes in place of an op torch-mlir cannot lower, so an error here is a
+wrong gradient in every model that uses it."""
+
+import random
+
+import pytest
+
+from torch_required import torch  # noqa: E402 (skips or fails here)
+
+import torch.nn.functional as F
+
+from ckpt.torch import decompositions
+
+
+def _convolution_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        groups = rng.choice([1, 1, 2, 3, 4, 8])
+        depthwise = rng.random() < 0.3
+        c_group = 1 if depthwise else rng.choice([1, 2, 3, 16])
+        o_group = rng.choice([1, 2]) if depthwise else rng.choice([1, 2, 3, 16])
+        kh, kw = rng.choice([1, 2, 3, 4, 5]), rng.choice([1, 2, 3, 4, 5])
+        stride = (rng.choice([1, 2, 3]), rng.choice([1, 2, 3]))
+        dilation = rng.choice([(1, 1), (1, 1), (2, 1), (2, 2)])
+        padding = (rng.randint(0, kh), rng.randint(0, kw))
+        h = rng.randint((kh - 1) * dilation[0] + 1, 13)
+        w = rng.randint((kw - 1) * dilation[1] + 1, 13)
+        if any(2 * p >= (k - 1) * d + 1 + e for p, k, d, e in
+               zip(padding, (kh, kw), dilation, (h, w))):
+            continue  # windows entirely in the padding: no output position
+        cases.append((rng.choice([1, 2, 3]), groups, c_group, o_group, (kh, kw), stride,
+                      padding, dilation, (h, w)))
+    return cases
+
+
+@pytest.mark.parametrize("case", _convolution_cases(120, seed=51))
+def test_convolution_backward_equals_autograd(case):
+    """Both gradients of the (grouped, depthwise, strided, padded, dilated)
+    convolution decomposition equal autograd's in float64."""
+    n, groups, c_group, o_group, kernel, stride, padding, dilation, size = case
+    generator = torch.Generator().manual_seed(hash(case) % 2**31)
+    x = torch.randn(n, groups * c_group, *size, dtype=torch.float64, generator=generator,
+                    requires_grad=True)
+    weight = torch.randn(groups * o_group, c_group, *kernel, dtype=torch.float64,
+                         generator=generator, requires_grad=True)
+    y = F.conv2d(x, weight, stride=stride, padding=padding, dilation=dilation, groups=groups)
+    dy = torch.randn(y.shape, dtype=torch.float64, generator=generator)
+    want_x, want_w = torch.autograd.grad(y, (x, weight), dy)
+    got_x, got_w, got_b = decompositions._grouped_convolution_backward(
+        dy, x.detach(), weight.detach(), None, list(stride), list(padding), list(dilation),
+        False, [0, 0], groups, [True, True, True])
+    torch.testing.assert_close(got_x, want_x, rtol=1e-12, atol=1e-12)
+    torch.testing.assert_close(got_w, want_w, rtol=1e-12, atol=1e-12)
+    torch.testing.assert_close(got_b, dy.sum(dim=(0, 2, 3)), rtol=1e-12, atol=1e-12)
+
+
+def _pool_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        kernel = (rng.randint(1, 4), rng.randint(1, 4))
+        stride = (rng.randint(1, 3), rng.randint(1, 3))
+        padding = (rng.randint(0, kernel[0] // 2), rng.randint(0, kernel[1] // 2))
+        size = (rng.randint(kernel[0], 12), rng.randint(kernel[1], 12))
+        cases.append((kernel, stride, padding, size, rng.random() < 0.5, rng.random() < 0.5,
+                      rng.choice([None, None, 3])))
+    return cases
+
+
+@pytest.mark.parametrize("case", _pool_cases(60, seed=7))
+def test_average_pool_backward_equals_autograd(case):
+    """avg_pool2d's gradient (ceil mode, padding counted or not, a divisor
+    override) as the input gradient of an all-ones depthwise convolution."""
+    kernel, stride, padding, size, ceil_mode, count_include_pad, divisor = case
+    x = torch.randn(2, 3, *size, dtype=torch.float64, requires_grad=True)
+    y = F.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor)
+    dy = torch.randn_like(y)
+    want, = torch.autograd.grad(y, x, dy)
+    got = decompositions._avg_pool2d_backward(dy, x.detach(), list(kernel), list(stride),
+                                              list(padding), ceil_mode, count_include_pad,
+                                              divisor)
+    torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("size,stride,offset", [([2, 3], [6, 1], 0), ([5, 6], [6, 1], 0),
+                                                ([3, 2], [1, 6], 7), ([4], [7], 1),
+                                                ([2, 2, 2], [12, 3, 1], 4)])
+def test_as_strided_scatter_equals_pytorch(size, stride, offset):
+    x = torch.randn(5, 6, dtype=torch.float64)
+    src = torch.randn(size, dtype=torch.float64)
+    want = torch.as_strided_scatter(x, src, size, stride, offset)
+    assert torch.equal(decompositions._as_strided_scatter(x, src, size, stride, offset), want)
+
+
+def test_index_put_equals_pytorch():
+    """Accumulated (repeated and negative indices, two index tensors
+    broadcast, a scalar value) and plain puts."""
+    table = torch.randn(7, 3, dtype=torch.float64)
+    index = torch.tensor([1, 3, 1, -1])
+    values = torch.randn(4, 3, dtype=torch.float64)
+    torch.testing.assert_close(decompositions._index_put(table, [index], values, True),
+                               torch.index_put(table, (index,), values, True))
+    distinct = torch.tensor([0, 2, 5])
+    values = torch.randn(3, 3, dtype=torch.float64)
+    assert torch.equal(decompositions._index_put(table, [distinct], values, False),
+                       torch.index_put(table, (distinct,), values, False))
+    grid = torch.randn(4, 5, 2, dtype=torch.float64)
+    rows, columns = torch.tensor([[0, 3], [1, 1]]), torch.tensor([4, 2])
+    values = torch.randn(2, 2, 2, dtype=torch.float64)
+    torch.testing.assert_close(decompositions._index_put(grid, [rows, columns], values, True),
+                               torch.index_put(grid, (rows, columns), values, True))
+    scalar = torch.tensor(2.0, dtype=torch.float64)
+    torch.testing.assert_close(decompositions._index_put(grid, [rows, columns], scalar, True),
+                               torch.index_put(grid, (rows, columns), scalar, True))
+
+
+@pytest.mark.parametrize("shape,dim,dtype", [((3, 17), 1, torch.float64),
+                                             ((4, 5, 6), 0, torch.float64),
+                                             ((2, 9), 1, torch.int64),
+                                             ((3, 4), -1, torch.bool)])
+def test_cumsum_equals_pytorch(shape, dim, dtype):
+    x = torch.randn(shape, dtype=torch.float64)
+    if dtype == torch.int64:
+        x = torch.randint(-3, 4, shape)
+    elif dtype == torch.bool:
+        x = x > 0
+    want = torch.cumsum(x, dim)
+    got = decompositions._cumsum(x, dim)
+    assert got.dtype == want.dtype
+    torch.testing.assert_close(got, want, rtol=1e-13, atol=1e-13)
