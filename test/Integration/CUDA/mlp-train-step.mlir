@@ -23,6 +23,6 @@
 
 // The CPU result (printMemrefF32 of the loss and two gradient slices).
 // CHECK:      data =
-// CHECK-NEXT: [0.255069]
+// CHECK-NEXT: [0.255076]
 // Every device buffer is freed by exit; nothing was freed twice or unknown.
 // REPORT: ckpt-cuda-runtime: peak_bytes={{[1-9][0-9]*}} live_bytes=0 allocations={{[1-9][0-9]*}} unknown_frees=0
