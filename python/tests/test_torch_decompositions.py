@@ -214,3 +214,13 @@ def test_pytorch_fallback_finds_decompositions():
     assert decompositions.pytorch_fallback("aten.polygamma.default") is None
     assert decompositions.pytorch_fallback(None) is None
     assert decompositions.pytorch_fallback("aten.no_such_op.default") is None
+
+
+def test_ops_document_is_up_to_date():
+    """docs/TorchOps.md is what `python3 -m ckpt.torch.opsdoc` writes."""
+    from pathlib import Path
+
+    from ckpt.torch import opsdoc
+    path = Path(__file__).resolve().parents[2] / "docs" / "TorchOps.md"
+    assert path.read_text() == opsdoc.document(), \
+        "regenerate: python3 -m ckpt.torch.opsdoc --output docs/TorchOps.md"

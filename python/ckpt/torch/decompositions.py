@@ -28,11 +28,23 @@ ops that torch-mlir lowers to linalg:
   gradient is a convolution
   of the input (groups moved into the batch, the batch into the channels)
   with the output gradient as its filter, stride and dilation swapped, so
-  the batch is the reduction.
+  the batch is the reduction; transposed convolutions through their
+  adjoint, the convolution with the same weight.
+
+The ops that models nobody here wrote reached (issue 51), each in core
+aten ops torch-mlir lowers to linalg: the average pool's, adaptive pools',
+replication padding's and weight normalization's gradients, the view
+written through (as_strided_scatter), index_put (advanced-indexing
+gradients: bias tables, upsampling, unfold), and cumsum (a masked ordered
+reduction in place of tm_tensor.scan). docs/TorchOps.md lists them all
+(`python3 -m ckpt.torch.opsdoc`); `pytorch_fallback` supplies PyTorch's own
+decomposition of any other op torch-mlir fails on.
 """
 
 
 def _scatter_value(self, dim, index, value):
+    """`value` written at one index per row (nll_loss's gradient): a
+    comparison with the positions and a select, no scatter."""
     import torch
     if index.shape[dim] != 1 or any(index.shape[d] != self.shape[d]
                                     for d in range(self.dim()) if d != dim):
@@ -44,6 +56,9 @@ def _scatter_value(self, dim, index, value):
 
 
 def _embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """The embedding gradient as the transposed one-hot matrix of the
+    tokens times the gradients (a matmul; ckpt-one-hot-products-to-scatter
+    turns it into row additions)."""
     import torch
     if scale_grad_by_freq:
         return NotImplemented
@@ -97,6 +112,9 @@ def _pool_window(kernel_size, stride, padding):
 
 def _max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilation,
                          ceil_mode, indices):
+    """The max pool's gradient: for each window offset, the output gradient
+    gathered onto the input grid where that offset held the maximum, summed
+    (no scatter)."""
     import torch
     if input.dim() != 4:
         return NotImplemented
@@ -478,6 +496,11 @@ def _transposed_convolution_backward(grad_output, input, weight, stride, padding
 
 def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
                                   dilation, transposed, output_padding, groups, output_mask):
+    """Both gradients of any 2-D convolution as convolutions: the input
+    gradient as stride x stride phase convolutions (strided, dilation 1) or
+    a convolution of the spread output gradient with the flipped filters,
+    the weight gradient as a convolution over the batch (groups into the
+    batch); transposed convolutions through their adjoint."""
     import torch
     aten = torch.ops.aten
     if input.dim() != 4:
