@@ -135,7 +135,8 @@ class DenseTransition(nn.Module):
 class BiasTable(nn.Module):
     """A relative-position bias table read through an index buffer (its
     gradient is an index_put), a view written through (an
-    as_strided_scatter after functionalization)."""
+    as_strided_scatter after functionalization) and a window count read as
+    a Python int from a tensor of constants (specialized at export)."""
 
     def __init__(self, width=8, window=4):
         super().__init__()
@@ -145,7 +146,7 @@ class BiasTable(nn.Module):
         self.proj = nn.Linear(width, width)
 
     def forward(self, x):
-        windows = x.shape[1] // 4
+        windows = int(torch.arange(x.shape[1]).div(4, rounding_mode="floor").max()) + 1
         bias = self.table[self.index].reshape(4, 4, -1).mean(1)
         out = self.proj(x).reshape(x.shape[0], windows, 4, -1) + bias
         shifted = out.clone()

@@ -580,37 +580,45 @@ def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse
 
     # Set when the first trace read a Python scalar from a tensor: later
     # traces run as a compiler's (torch.compiler.is_compiling(): models
-    # skip their eager-only checks, Hugging Face's padding warning).
+    # skip their eager-only checks, Hugging Face's padding warning), first
+    # as they are, then with the eager run's values of the scalars read
+    # from constant tensors (ckpt.torch.scalars).
     specialized = {}
 
-    def trace(trainable, frozen):
+    def trace(trainable, frozen, replay=False):
         module = _step_module(model, loss_fn, trainable, frozen + buffers, len(example_inputs),
                               autocast, scaled=loss_scale)
-        decompositions = table
         with sdpa_kernel(SDPBackend.MATH), torch._C._DisableAutocast(), \
                 (fused_attention() if fuse else contextlib.nullcontext()), \
-                (_compiling() if specialized else contextlib.nullcontext()):
+                (_compiling() if specialized else contextlib.nullcontext()), \
+                (scalars.replaying(specialized["reads"]) if replay
+                 else contextlib.nullcontext()):
             return aot_export_module(module, example_inputs + targets + scale, trace_joint=True,
-                                     output_loss_index=0, decompositions=decompositions)
+                                     output_loss_index=0, decompositions=table)
 
     def trace_specializing(trainable, frozen):
-        try:
+        if not specialized:
+            try:
+                return trace(trainable, frozen)
+            except Exception as error:  # tracing raises many exception types
+                if not scalars.is_scalar_read_failure(error):
+                    raise
+            specialized["reads"] = _scalar_reads(model, loss_fn, buffers, example_inputs,
+                                                 targets, autocast)
+            try:
+                return trace(trainable, frozen)
+            except Exception as error:  # tracing raises many exception types
+                if not scalars.is_scalar_read_failure(error) or not specialized["reads"]:
+                    raise
+        if not specialized["reads"]:
             return trace(trainable, frozen)
-        except Exception as error:  # tracing raises many exception types
-            if specialized or not scalars.is_scalar_read_failure(error):
-                raise
-        specialized["reads"] = _scalar_reads(model, loss_fn, buffers, example_inputs, targets,
-                                             autocast)
         try:
-            return trace(trainable, frozen)
-        except Exception as error:  # tracing raises many exception types
-            if not scalars.is_scalar_read_failure(error) or not specialized["reads"]:
-                raise
+            return trace(trainable, frozen, replay=True)
+        except scalars.ReplayError as error:
             read = specialized["reads"][0]
             raise ExportError.at_op(
                 "_local_scalar_dense.default",
-                "a Python number read from a tensor of shapes and constants (.item(), int(), "
-                "bool()): ckpt.torch does not specialize it into the step yet",
+                f"a Python number read from a tensor of shapes and constants: {error}",
                 hint="compute it from the tensor's shape in Python",
                 module_path=read.module_path, source_line=read.source_line) from None
 

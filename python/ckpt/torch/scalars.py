@@ -8,11 +8,12 @@ computed from the step's arguments (parameters, buffers, inputs, targets),
 and records each read in order with whether its tensor is marked, the
 module running and the source line. A read of a marked tensor depends on
 the data: the step cannot be one compiled function, and the export's error
-names the module and the line. Reads of tensors of shapes and constants
-are not specialized into the step yet (the trace's functionalization
-reads the fake tensor before any decomposition could answer): the export
-retries as a compiler (models skip eager-only checks then) and otherwise
-names the read.
+names the module and the line. A read of a tensor computed from shapes and
+constants only has the same value on every call with these shapes:
+`replaying` gives the trace the recorded values, in the same order, through
+the Python conversions that read them (`item`, `int`, `float`, `bool`,
+`index`); a read the eager run did not make, or of another shape, is an
+error, not a guess.
 """
 
 import contextlib
@@ -29,6 +30,8 @@ class ScalarRead:
     #: The innermost module running, and the model's source line.
     module_path: str
     source_line: str
+    #: The shape of the tensor read.
+    shape: tuple = ()
 
 
 def _call_site():
@@ -59,7 +62,7 @@ def constant_scalars(run, arguments, model):
             dependent = any(isinstance(t, torch.Tensor) and id(t) in marked for t in flat)
             if func is torch.ops.aten._local_scalar_dense.default:
                 reads.append(ScalarRead(result, dependent, stack[-1] if stack else None,
-                                        _call_site()))
+                                        _call_site(), tuple(args[0].shape)))
             elif dependent:
                 outputs, _ = tree_flatten(result)
                 for t in outputs:
@@ -102,3 +105,51 @@ def is_scalar_read_failure(error):
     text = f"{type(error).__name__}: {error}"
     return ("_local_scalar_dense" in text or "data-dependent" in text
             or "DataDependent" in text)
+
+
+#: The Python conversions of torch.Tensor that read one value, and what
+#: each makes of the recorded number.
+_CONVERSIONS = {"item": lambda value: value, "__int__": int, "__float__": float,
+                "__bool__": bool, "__index__": int}
+
+
+class ReplayError(RuntimeError):
+    """The trace read a Python number the eager run did not record."""
+
+
+@contextlib.contextmanager
+def replaying(reads):
+    """Inside, each Python conversion of a one-element tensor to a number
+    (`item`, `int`, `float`, `bool`, `index`) returns the next of `reads`
+    (ScalarRead of constant tensors, in the eager run's order) instead of
+    reading the tensor, after checking that the tensor has the recorded
+    shape; the sequence starts over when the trace runs the forward again."""
+    import torch
+    reads = list(reads)
+    position = [0]
+    originals = {name: getattr(torch.Tensor, name) for name in _CONVERSIONS}
+
+    def replayed(name, convert):
+        def conversion(self, *args, **kwargs):
+            if not reads:
+                raise ReplayError(f"the trace read a Python number from a tensor "
+                                  f"({name}) that the eager run did not")
+            # AOTAutograd runs the forward more than once (metadata, then
+            # the joint trace): each run reads the same sequence.
+            read = reads[position[0] % len(reads)]
+            position[0] += 1
+            if tuple(self.shape) != tuple(read.shape):
+                raise ReplayError(f"the trace read a Python number from a tensor of shape "
+                                  f"{tuple(self.shape)} where the eager run read one of "
+                                  f"shape {tuple(read.shape)}")
+            return convert(read.value)
+        return conversion
+
+    for name, convert in _CONVERSIONS.items():
+        setattr(torch.Tensor, name, replayed(name, convert))
+    try:
+        yield
+    finally:
+        for name, original in originals.items():
+            setattr(torch.Tensor, name, original)
+
