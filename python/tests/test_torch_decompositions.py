@@ -224,3 +224,21 @@ def test_ops_document_is_up_to_date():
     path = Path(__file__).resolve().parents[2] / "docs" / "TorchOps.md"
     assert path.read_text() == opsdoc.document(), \
         "regenerate: python3 -m ckpt.torch.opsdoc --output docs/TorchOps.md"
+
+
+@pytest.mark.parametrize("pad", [[0, 0, -1, 0], [1, -2, 0, 3], [-1, -1, -1, -1],
+                                 [0, 0, 0, -1, 1, 0], [-3, 0]])
+def test_negative_constant_pad_equals_pytorch(pad):
+    """Pads with negative amounts (a pad's gradient, F.pad cropping) as a
+    slice and a non-negative pad."""
+    x = torch.randn(2, 5, 6, dtype=torch.float64)
+    assert torch.equal(decompositions._constant_pad_nd(x, pad, 0.5),
+                       torch.constant_pad_nd(x, pad, 0.5))
+    assert decompositions._constant_pad_nd(x, [1, 2], 0.5) is NotImplemented
+
+
+@pytest.mark.parametrize("shifts,dims", [([2], [1]), ([-3, 1], [2, 0]), ([5], [1]), ([0], [2]),
+                                         ([9], [-1])])
+def test_roll_equals_pytorch(shifts, dims):
+    x = torch.randn(3, 5, 7, dtype=torch.float64)
+    assert torch.equal(decompositions._roll(x, shifts, dims), torch.roll(x, shifts, dims))

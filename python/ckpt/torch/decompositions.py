@@ -371,6 +371,46 @@ def _replication_pad2d_backward(grad_output, input, padding):
     return _spread_back(grad_output, sources(h, top, bottom), sources(w, left, right))
 
 
+def _constant_pad_nd(self, pad, value=0):
+    """A pad with negative amounts (what autograd writes for the gradient
+    of a pad, and F.pad's cropping) as a slice of the cropped sides, then
+    the pad of the rest: torch-mlir lowers it to a tensor.pad with negative
+    low or high sizes, which is not a valid pad."""
+    import torch.nn.functional as F
+    if all(amount >= 0 for amount in pad):
+        return NotImplemented
+    cropped = self
+    for index in range(0, len(pad), 2):
+        dim = self.dim() - 1 - index // 2
+        low, high = pad[index], pad[index + 1]
+        start, stop = max(0, -low), cropped.shape[dim] - max(0, -high)
+        cropped = cropped.narrow(dim, start, max(0, stop - start))
+    rest = [max(0, amount) for amount in pad]
+    if not any(rest):
+        return cropped.clone()
+    return F.pad(cropped, rest, value=value)
+
+
+def _roll(self, shifts, dims=()):
+    """A roll along given dimensions as the concatenation of two slices
+    per dimension, of static sizes (torch-mlir's roll casts both slices to
+    a dynamic size before its concatenation, which the memory analysis
+    cannot size; shifted-window attention rolls its feature maps)."""
+    import torch
+    shifts = list(shifts) if isinstance(shifts, (list, tuple)) else [shifts]
+    dims = list(dims) if isinstance(dims, (list, tuple)) else [dims]
+    if len(dims) != len(shifts) or self.dim() == 0:
+        return NotImplemented
+    result = self
+    for shift, dim in zip(shifts, dims):
+        size = result.shape[dim]
+        shift = shift % size if size else 0
+        if shift:
+            result = torch.cat([result.narrow(dim, size - shift, shift),
+                                result.narrow(dim, 0, size - shift)], dim)
+    return result if result is not self else self.clone()
+
+
 def _phase_taps(kernel, stride, padding, phase):
     """Along one axis of a strided convolution: the first kernel tap and the
     number of taps that reach input positions t = phase (mod stride), and
@@ -566,6 +606,8 @@ def scatter_free_decompositions():
              aten.as_strided_scatter.default: _as_strided_scatter,
              aten.index_put.default: _index_put,
              aten.cumsum.default: _cumsum,
+             aten.roll.default: _roll,
+             aten.constant_pad_nd.default: _constant_pad_nd,
              aten._adaptive_avg_pool2d_backward.default: _adaptive_avg_pool2d_backward,
              aten.adaptive_max_pool2d_backward.default: _adaptive_max_pool2d_backward,
              aten.replication_pad2d_backward.default: _replication_pad2d_backward,
