@@ -20,9 +20,11 @@ import functools
 
 
 def _no_dropout(config):
-    """Sets every dropout probability of a transformers config to 0."""
+    """Sets every dropout, stochastic-depth (drop path) and layer-drop
+    probability of a transformers config to 0."""
     for name, value in list(vars(config).items()):
-        if isinstance(value, float) and ("dropout" in name or "pdrop" in name):
+        if isinstance(value, float) and any(word in name for word in
+                                            ("dropout", "pdrop", "drop_path", "layerdrop")):
             setattr(config, name, 0.0)
     return config
 
