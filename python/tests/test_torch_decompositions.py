@@ -242,3 +242,11 @@ def test_negative_constant_pad_equals_pytorch(pad):
 def test_roll_equals_pytorch(shifts, dims):
     x = torch.randn(3, 5, 7, dtype=torch.float64)
     assert torch.equal(decompositions._roll(x, shifts, dims), torch.roll(x, shifts, dims))
+
+
+@pytest.mark.parametrize("offset,dim1,dim2", [(0, -2, -1), (1, 1, 3), (-2, 1, 2), (0, 0, 2)])
+def test_diagonal_scatter_equals_pytorch(offset, dim1, dim2):
+    x = torch.randn(2, 5, 4, 6, dtype=torch.float64)
+    src = torch.diagonal(torch.randn_like(x), offset, dim1, dim2)
+    assert torch.equal(decompositions._diagonal_scatter(x, src, offset, dim1, dim2),
+                       torch.diagonal_scatter(x, src, offset, dim1, dim2))

@@ -230,3 +230,41 @@ def test_scalar_read_from_data_is_a_located_error():
     assert error.op == "aten._local_scalar_dense.default"
     assert "test_torch_families.py" in (error.source_line or "")
     assert "depend on the data" in str(error)
+
+
+class Product(nn.Module):
+    """A product over features: its gradient traces aten.cumprod, which
+    torch-mlir does not lower and PyTorch decomposes."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(6, 6)
+
+    def forward(self, x):
+        return torch.sigmoid(self.linear(x)).prod(-1)
+
+
+def test_pytorch_decomposition_is_the_fallback(monkeypatch):
+    """An op torch-mlir cannot lower is traced again through PyTorch's own
+    decomposition (ckpt.torch.decompositions.pytorch_fallback), and the
+    step is as accurate as eager; an op whose decomposition does not help
+    (erfinv, to prims) keeps the error that names it."""
+    from ckpt.torch import decompositions
+    used = []
+    original = decompositions.pytorch_fallback
+
+    def spy(op):
+        found = original(op)
+        used.append((op, found is not None))
+        return found
+    monkeypatch.setattr(decompositions, "pytorch_fallback", spy)
+    torch.manual_seed(4)
+    model = Product()
+    x, y = torch.randn(8, 6), torch.randn(8)
+    step = TrainStep(model, F.mse_loss, (x,), (y,), build=BUILD, verify=True)
+    step(x, y)
+    assert ("aten.cumprod.default", True) in used
+    with pytest.raises(ExportError) as raised:
+        export_training_step(nn.Sequential(nn.Linear(4, 4), nn.Tanh()), (torch.randn(2, 4),),
+                             lambda out: torch.erfinv(out * 0.9).sum())
+    assert raised.value.op == "aten.erfinv.default"

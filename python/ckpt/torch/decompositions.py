@@ -411,6 +411,29 @@ def _roll(self, shifts, dims=()):
     return result if result is not self else self.clone()
 
 
+def _diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+    """`src` written on a diagonal of `self` (the gradient of
+    torch.diagonal; torch-mlir lowers no diagonal_scatter): the diagonal's
+    positions are known while tracing, so `src` is placed on the
+    (dim1, dim2) plane through two one-hot matrices (each position gets at
+    most one element: exact) and selected over `self`."""
+    import numpy
+    import torch
+    moved = self.movedim((dim1, dim2), (-2, -1))
+    rows, columns = moved.shape[-2:]
+    length = src.shape[-1]
+    first_row, first_column = max(0, -offset), max(0, offset)
+    row_of = numpy.zeros((length, rows))
+    column_of = numpy.zeros((length, columns))
+    row_of[numpy.arange(length), numpy.arange(length) + first_row] = 1
+    column_of[numpy.arange(length), numpy.arange(length) + first_column] = 1
+    on_diagonal = torch.from_numpy((row_of.T @ column_of) > 0)
+    row_of = torch.as_tensor(row_of, dtype=src.dtype)
+    column_of = torch.as_tensor(column_of, dtype=src.dtype)
+    placed = (src.unsqueeze(-1) * row_of).transpose(-1, -2) @ column_of
+    return torch.where(on_diagonal, placed, moved).movedim((-2, -1), (dim1, dim2))
+
+
 def _phase_taps(kernel, stride, padding, phase):
     """Along one axis of a strided convolution: the first kernel tap and the
     number of taps that reach input positions t = phase (mod stride), and
@@ -606,6 +629,7 @@ def scatter_free_decompositions():
              aten.as_strided_scatter.default: _as_strided_scatter,
              aten.index_put.default: _index_put,
              aten.cumsum.default: _cumsum,
+             aten.diagonal_scatter.default: _diagonal_scatter,
              aten.roll.default: _roll,
              aten.constant_pad_nd.default: _constant_pad_nd,
              aten._adaptive_avg_pool2d_backward.default: _adaptive_avg_pool2d_backward,

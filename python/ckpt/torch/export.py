@@ -504,9 +504,32 @@ def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="
     `ckpt.attention` and
     `ckpt.attention_grad` (ckpt.torch.attention); without, every call is
     exported in its math form."""
+    from .decompositions import pytorch_fallback
+    extra = {}
     with _TRACING:
-        return _export(model, example_inputs, loss_fn, targets, func_name, bool(loss_scale),
-                       bool(fused_attention))
+        # An op torch-mlir cannot lower is traced again through PyTorch's own
+        # decomposition of it, one op at a time.
+        # When the decomposition only moves the failure into ops that are
+        # not aten ops (prims), the first error, which names the model's
+        # op, is the one raised.
+        first = None
+        for _ in range(_FALLBACK_ROUNDS + 1):
+            try:
+                return _export(model, example_inputs, loss_fn, targets, func_name,
+                               bool(loss_scale), bool(fused_attention), extra)
+            except ExportError as error:
+                if error.op is None and first is not None:
+                    raise first from None
+                first = first or error
+                fallback = pytorch_fallback(error.op)
+                if not fallback or set(fallback) <= set(extra) or \
+                        len(extra) >= _FALLBACK_ROUNDS:
+                    raise
+                extra.update(fallback)
+
+
+#: Ops traced again through PyTorch's decompositions, at most, per export.
+_FALLBACK_ROUNDS = 8
 
 
 def _compiling():
@@ -552,7 +575,7 @@ def _scalar_reads(model, loss_fn, buffers, inputs, targets, autocast):
     return reads
 
 
-def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse):
+def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse, extra=None):
     import contextlib
     import torch
     from torch._functorch.aot_autograd import aot_export_module
@@ -569,7 +592,7 @@ def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse
     frozen = [(n, p) for n, p in parameters if not p.requires_grad]
 
     start = time.perf_counter()
-    table = export_decompositions()
+    table = {**export_decompositions(), **(extra or {})}
 
     # Autocast applies to the forward and the loss only, as in eager
     # training (`with autocast(): loss = ...`, then `loss.backward()`
