@@ -50,9 +50,12 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   generalizeAndFuse.keepConvolutions = options.convolutionsToGemm;
   pm.addPass(createGeneralizeAndFusePass(generalizeAndFuse));
   // Reductions into bf16/f16 (an autocast step's matmuls and bias
-  // gradients) accumulate in f32 as PyTorch's do; before the memory
-  // analysis, so the f32 accumulators are counted.
-  pm.addPass(createWidenAccumulatorsPass());
+  // gradients) accumulate in f32 as PyTorch's do, and long f32 sums in f64
+  // (a loop sums one element after the other); before the memory analysis,
+  // so the wide accumulators are counted.
+  WidenAccumulatorsPassOptions widen;
+  widen.f32MinExtent = options.f32MinExtent;
+  pm.addPass(createWidenAccumulatorsPass(widen));
   // Embedding gradients add rows instead of multiplying by one-hot
   // matrices; the loops bufferize in place.
   if (options.scatterOneHotProducts)

@@ -316,6 +316,9 @@ int compileWithIree(ModuleOp module,
   // its own.
   mlir::ckpt::TensorPreparationOptions tensorPrep;
   tensorPrep.decomposeAttention = true;
+  // IREE vectorizes its reductions into lanes of partial sums; f64
+  // accumulators would be buffers of their own in its measured peak.
+  tensorPrep.f32MinExtent = 0;
   mlir::ckpt::buildTensorPreparationPipeline(pm, tensorPrep);
   // IREE cannot tile a window read backwards (a convolution's input
   // gradient).

@@ -50,6 +50,12 @@ struct TensorPreparationOptions
                      "linalg (ckpt-decompose-attention), for backends "
                      "without a fused attention lowering"),
       llvm::cl::init(false)};
+  ::mlir::detail::PassOptions::Option<int64_t> f32MinExtent{
+      *this, "f32-min-extent",
+      llvm::cl::desc("Reductions into f32 over at least this many elements "
+                     "per result accumulate in f64 (ckpt-widen-accumulators; "
+                     "0: f32 reductions are left as they are)"),
+      llvm::cl::init(256)};
   ::mlir::detail::PassOptions::Option<bool> keepCudaAttention{
       *this, "keep-cuda-attention",
       llvm::cl::desc("With decompose-attention, leave the attention ops the "
