@@ -441,12 +441,19 @@ def test_dropout_draws_ckpt_random_uniform_bits():
     element_bits = philox_reference_bits()
 
     class Dropped(nn.Module):
+        # Dropout, then three tanh layers whose saved outputs make remat
+        # worth it at `min` (with dropout alone, nothing is alive across
+        # the peak that recomputing would free).
         def __init__(self):
             super().__init__()
             self.scale = nn.Parameter(torch.ones(256, 256))
+            self.gains = nn.Parameter(torch.ones(3, 256))
 
         def forward(self, x):
-            return F.dropout(x * self.scale, 0.3, True)
+            h = F.dropout(x * self.scale, 0.3, True)
+            for gain in self.gains:
+                h = torch.tanh(h * gain)
+            return h
 
     model = Dropped()
     x = torch.ones(256, 256)
@@ -459,7 +466,8 @@ def test_dropout_draws_ckpt_random_uniform_bits():
                      build=BUILD)
     assert all(a.tobytes() == b.tobytes() for a, b in zip(plain.outputs, remat.outputs))
     assert remat.report["functions"][0]["recompute_count"] > 0
-    # d loss / d scale = mask / (1 - p): the mask, element by element.
+    # d loss / d scale = mask / (1 - p) times tanh derivatives (positive):
+    # the mask, element by element.
     keep = plain.outputs[1] > 0
     assert abs(keep.mean() - 0.7) <= 0.01 * 0.7
     uniform = numpy.array([struct.unpack("<f", struct.pack("<i", element_bits(2024, 0, i, "f32")))[0]
