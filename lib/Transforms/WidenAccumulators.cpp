@@ -293,6 +293,17 @@ struct WidenNarrowReduction : public OpRewritePattern<linalg::GenericOp> {
     // in blocks; an f64 accumulator would keep them from it.
     if (widening->wide.isF64() && isMatrixProduct(op))
       return rewriter.notifyMatchFailure(op, "an f32 matrix product: a GEMM");
+    // A product with an indicator (uitofp of a comparison) selects rows:
+    // the one-hot products of embedding gradients, which
+    // ckpt-one-hot-products-to-scatter turns into row additions (as
+    // PyTorch's index_add, in f32).
+    if (widening->wide.isF64() &&
+        llvm::any_of(body.without_terminator(), [](Operation &inner) {
+          return isa<arith::UIToFPOp, arith::SIToFPOp>(inner) &&
+                 inner.getOperand(0).getType().isInteger(1);
+        }))
+      return rewriter.notifyMatchFailure(op, "an f32 sum of indicator "
+                                             "products: a scatter");
     SmallVector<BlockArgument> accumulators;
     SmallVector<bool> widen;
     for (OpOperand &init : op.getDpsInitsMutable()) {

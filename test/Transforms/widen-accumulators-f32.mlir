@@ -65,7 +65,8 @@ func.func @channel_dot(%x: tensor<16x8x32xf32>, %y: tensor<16x8x32xf32>) -> tens
 // -----
 
 // What stays f32: a sum shorter than f32-min-extent, a maximum (it rounds
-// nothing), and a matrix product (the GEMM libraries sum in blocks).
+// nothing), a matrix product (the GEMM libraries sum in blocks), and a sum
+// of one-hot products (an embedding gradient: a scatter of rows).
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     f64
 // CHECK:         return
@@ -100,4 +101,29 @@ func.func @kept(%x: tensor<4x64xf32>, %m: tensor<4x1024xf32>, %a: tensor<8x512xf
     linalg.yield %1 : f32
   } -> tensor<8x8xf32>
   return %short, %max, %mm : tensor<4xf32>, tensor<4xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @one_hot_rows
+// CHECK-NOT:     f64
+// CHECK:         return
+func.func @one_hot_rows(%tokens: tensor<512xi64>, %rows: tensor<512x8xf32>) -> tensor<16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(v, h, t) -> (t)>, affine_map<(v, h, t) -> (t, h)>,
+                                        affine_map<(v, h, t) -> (v, h)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%tokens, %rows : tensor<512xi64>, tensor<512x8xf32>) outs(%fill : tensor<16x8xf32>) {
+  ^bb0(%token: i64, %row: f32, %acc: f32):
+    %v = linalg.index 0 : index
+    %vi = arith.index_cast %v : index to i64
+    %hit = arith.cmpi eq, %token, %vi : i64
+    %one = arith.uitofp %hit : i1 to f32
+    %p = arith.mulf %one, %row : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  return %g : tensor<16x8xf32>
 }

@@ -210,8 +210,11 @@ def WidenAccumulatorsPass : Pass<"ckpt-widen-accumulators"> {
     element (a dynamic trip count counts as many) accumulates in f64 the
     same way, when its accumulation sums (maxima and minima round nothing
     and stay f32) and it is not a matrix product (a contraction with M and
-    N dimensions: those go to the GEMM libraries, which sum in blocks); 0
-    leaves f32 reductions as they are. f64 programs are unchanged.
+    N dimensions: those go to the GEMM libraries, which sum in blocks) nor
+    a sum of products with an indicator (an embedding gradient's one-hot
+    product, which `ckpt-one-hot-products-to-scatter` turns into row
+    additions, as PyTorch's index_add); 0 leaves f32 reductions as they
+    are. f64 programs are unchanged.
 
     `ckpt-tensor-prep` runs it after generalization and fusion, before the
     memory analysis, so the wide accumulator tensors are in the forecast and
