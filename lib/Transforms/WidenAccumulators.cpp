@@ -72,23 +72,36 @@ int64_t reductionExtent(linalg::GenericOp op) {
     if (iterator != utils::IteratorType::reduction)
       continue;
     if (ShapedType::isDynamic(trips) ||
-        extent > std::numeric_limits<int64_t>::max() / std::max<int64_t>(trips, 1))
+        extent >
+            std::numeric_limits<int64_t>::max() / std::max<int64_t>(trips, 1))
       return std::numeric_limits<int64_t>::max();
     extent *= trips;
   }
   return extent;
 }
 
-/// Whether \p op is a matrix product (a contraction with M and N
-/// dimensions, which a GEMM library takes), not a dot product per batch
-/// entry (BatchNorm's sum of the gradient times the normalized input).
-bool isMatrixProduct(linalg::GenericOp op) {
+/// Why a long f32 sum keeps its f32 accumulator, or none: it is summed
+/// elsewhere. A matrix product (a contraction with M and N dimensions, not
+/// a dot product per batch entry such as BatchNorm's weight gradient) goes
+/// to the GEMM libraries (BLAS, cuBLAS), which sum in blocks; a sum of
+/// products with an indicator (uitofp of a comparison: an embedding
+/// gradient's one-hot product) becomes row additions in
+/// ckpt-one-hot-products-to-scatter, as PyTorch's index_add, in f32.
+std::optional<StringLiteral> summedElsewhere(linalg::GenericOp op) {
   auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
-  if (!linalg::isaContractionOpInterface(linalgOp))
-    return false;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(linalgOp);
-  return succeeded(dims) && !dims->m.empty() && !dims->n.empty();
+  if (linalg::isaContractionOpInterface(linalgOp)) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(linalgOp);
+    if (succeeded(dims) && !dims->m.empty() && !dims->n.empty())
+      return StringLiteral("an f32 matrix product: a GEMM");
+  }
+  if (llvm::any_of(op.getRegion().front().without_terminator(),
+                   [](Operation &inner) {
+                     return isa<arith::UIToFPOp, arith::SIToFPOp>(inner) &&
+                            inner.getOperand(0).getType().isInteger(1);
+                   }))
+    return StringLiteral("an f32 sum of indicator products: a scatter");
+  return std::nullopt;
 }
 
 /// Payload ops that compute the same thing in the wide type as in the
@@ -123,8 +136,8 @@ analyzePayload(Block &body, ArrayRef<BlockArgument> accumulators,
       // To a narrow type: computed in the wide one; to the wide type or
       // wider: the value itself, then extended.
       bool narrow = widening.isNarrow(extend.getType());
-      if (!narrow && extend.getType().getIntOrFloatBitWidth() <
-                         widening.width())
+      if (!narrow &&
+          extend.getType().getIntOrFloatBitWidth() < widening.width())
         return failure();
       wideOps.insert(&op);
       if (narrow)
@@ -289,21 +302,9 @@ struct WidenNarrowReduction : public OpRewritePattern<linalg::GenericOp> {
     }
     if (!widening)
       return rewriter.notifyMatchFailure(op, "no accumulator to widen");
-    // Matrix products go to the GEMM libraries (BLAS, cuBLAS), which sum
-    // in blocks; an f64 accumulator would keep them from it.
-    if (widening->wide.isF64() && isMatrixProduct(op))
-      return rewriter.notifyMatchFailure(op, "an f32 matrix product: a GEMM");
-    // A product with an indicator (uitofp of a comparison) selects rows:
-    // the one-hot products of embedding gradients, which
-    // ckpt-one-hot-products-to-scatter turns into row additions (as
-    // PyTorch's index_add, in f32).
-    if (widening->wide.isF64() &&
-        llvm::any_of(body.without_terminator(), [](Operation &inner) {
-          return isa<arith::UIToFPOp, arith::SIToFPOp>(inner) &&
-                 inner.getOperand(0).getType().isInteger(1);
-        }))
-      return rewriter.notifyMatchFailure(op, "an f32 sum of indicator "
-                                             "products: a scatter");
+    if (widening->wide.isF64())
+      if (std::optional<StringLiteral> reason = summedElsewhere(op))
+        return rewriter.notifyMatchFailure(op, *reason);
     SmallVector<BlockArgument> accumulators;
     SmallVector<bool> widen;
     for (OpOperand &init : op.getDpsInitsMutable()) {
@@ -323,8 +324,7 @@ struct WidenNarrowReduction : public OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(
           op, "the accumulation goes through an op with no wide form here");
     // A maximum or minimum rounds nothing: only sums gain from f64.
-    if (widening->wide.isF64() &&
-        llvm::none_of(*wideValues, [](Value value) {
+    if (widening->wide.isF64() && llvm::none_of(*wideValues, [](Value value) {
           return isa_and_nonnull<arith::AddFOp, arith::SubFOp>(
               value.getDefiningOp());
         }))

@@ -508,12 +508,12 @@ def export_training_step(model, example_inputs, loss_fn, targets=(), func_name="
     extra = {}
     with _TRACING:
         # An op torch-mlir cannot lower is traced again through PyTorch's own
-        # decomposition of it, one op at a time.
-        # When the decomposition only moves the failure into ops that are
-        # not aten ops (prims), the first error, which names the model's
-        # op, is the one raised.
+        # decomposition of it, one op at a time, at most _FALLBACK_ROUNDS
+        # ops (every retry adds one). When the decomposition only moves the
+        # failure into ops that are not aten ops (prims), the first error,
+        # which names the model's op, is the one raised.
         first = None
-        for _ in range(_FALLBACK_ROUNDS + 1):
+        while True:
             try:
                 return _export(model, example_inputs, loss_fn, targets, func_name,
                                bool(loss_scale), bool(fused_attention), extra)

@@ -117,6 +117,18 @@ def t5_encoder(batch=8, seq=64, vocab=64, layers=4, seed=0):
     return model, (tokens,), (target,), _encoder_loss
 
 
+def _classified(model, shape, seed):
+    """`model` in training mode with a batch of inputs of `shape` (from
+    normal noise) and class labels out of 10 (the batch's first dimension),
+    both drawn from a generator seeded `seed + 1`, and the classification
+    loss."""
+    import torch
+    generator = torch.Generator().manual_seed(seed + 1)
+    inputs = torch.randn(*shape, generator=generator)
+    labels = torch.randint(0, 10, (shape[0],), generator=generator)
+    return model.train(), (inputs,), (labels,), _classification_loss
+
+
 def vit(batch=16, layers=4, seed=0):
     import torch
     import transformers
@@ -125,22 +137,15 @@ def vit(batch=16, layers=4, seed=0):
                                              hidden_size=32, num_hidden_layers=layers,
                                              num_attention_heads=2, intermediate_size=64,
                                              num_labels=10))
-    model = transformers.ViTForImageClassification(cfg).train()
-    generator = torch.Generator().manual_seed(seed + 1)
-    images = torch.randn(batch, 3, 32, 32, generator=generator)
-    labels = torch.randint(0, 10, (batch,), generator=generator)
-    return model, (images,), (labels,), _classification_loss
+    return _classified(transformers.ViTForImageClassification(cfg), (batch, 3, 32, 32), seed)
 
 
 def _vision(builder, batch=4, size=32, seed=0, **options):
     import torch
     import torchvision
     torch.manual_seed(seed)
-    model = getattr(torchvision.models, builder)(num_classes=10, **options).train()
-    generator = torch.Generator().manual_seed(seed + 1)
-    images = torch.randn(batch, 3, size, size, generator=generator)
-    labels = torch.randint(0, 10, (batch,), generator=generator)
-    return model, (images,), (labels,), _classification_loss
+    model = getattr(torchvision.models, builder)(num_classes=10, **options)
+    return _classified(model, (batch, 3, size, size), seed)
 
 
 def resnet18(batch=64, size=64, **sizes):
@@ -238,11 +243,7 @@ def swin(batch=16, seed=0):
     cfg = _no_dropout(transformers.SwinConfig(image_size=32, patch_size=2, embed_dim=16,
                                               depths=[2, 2], num_heads=[2, 2], window_size=4,
                                               num_labels=10))
-    model = transformers.SwinForImageClassification(cfg).train()
-    generator = torch.Generator().manual_seed(seed + 1)
-    images = torch.randn(batch, 3, 32, 32, generator=generator)
-    labels = torch.randint(0, 10, (batch,), generator=generator)
-    return model, (images,), (labels,), _classification_loss
+    return _classified(transformers.SwinForImageClassification(cfg), (batch, 3, 32, 32), seed)
 
 
 def whisper_encoder(batch=8, frames=64, seed=0):
@@ -256,11 +257,8 @@ def whisper_encoder(batch=8, frames=64, seed=0):
         encoder_ffn_dim=64, decoder_layers=1, decoder_attention_heads=2, decoder_ffn_dim=64,
         max_source_positions=frames // 2, num_labels=10, pad_token_id=0, bos_token_id=0,
         eos_token_id=0, decoder_start_token_id=0))
-    model = transformers.WhisperForAudioClassification(cfg).train()
-    generator = torch.Generator().manual_seed(seed + 1)
-    features = torch.randn(batch, 16, frames, generator=generator)
-    labels = torch.randint(0, 10, (batch,), generator=generator)
-    return model, (features,), (labels,), _classification_loss
+    return _classified(transformers.WhisperForAudioClassification(cfg), (batch, 16, frames),
+                       seed)
 
 
 def wav2vec2(batch=8, samples=1600, seed=0):
@@ -273,26 +271,20 @@ def wav2vec2(batch=8, samples=1600, seed=0):
         hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
         conv_dim=(16, 16), conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=16,
         num_conv_pos_embedding_groups=2, num_labels=10, mask_time_prob=0.0))
-    model = transformers.Wav2Vec2ForSequenceClassification(cfg).train()
-    generator = torch.Generator().manual_seed(seed + 1)
-    audio = torch.randn(batch, samples, generator=generator)
-    labels = torch.randint(0, 10, (batch,), generator=generator)
-    return model, (audio,), (labels,), _classification_loss
+    return _classified(transformers.Wav2Vec2ForSequenceClassification(cfg), (batch, samples),
+                       seed)
 
 
-def densenet(batch=16, size=32, **sizes):
+def densenet(batch=16, size=32, seed=0):
     """Densely connected: repeated channel concatenation, BN-ReLU-conv,
     average-pool transitions (torchvision's DenseNet at a small growth
     rate)."""
     import torch
     import torchvision
-    torch.manual_seed(sizes.pop("seed", 0))
+    torch.manual_seed(seed)
     model = torchvision.models.DenseNet(growth_rate=8, block_config=(2, 2, 2),
-                                        num_init_features=16, num_classes=10).train()
-    generator = torch.Generator().manual_seed(1)
-    images = torch.randn(batch, 3, size, size, generator=generator)
-    labels = torch.randint(0, 10, (batch,), generator=generator)
-    return model, (images,), (labels,), _classification_loss
+                                        num_init_features=16, num_classes=10)
+    return _classified(model, (batch, 3, size, size), seed)
 
 
 def efficientnet_b0(batch=16, size=64, **sizes):
@@ -333,11 +325,8 @@ def convnext(batch=16, size=32, seed=0):
     from torchvision.models.convnext import CNBlockConfig, ConvNeXt
     torch.manual_seed(seed)
     model = ConvNeXt([CNBlockConfig(16, 32, 2), CNBlockConfig(32, None, 2)],
-                     stochastic_depth_prob=0.0, num_classes=10).train()
-    generator = torch.Generator().manual_seed(seed + 1)
-    images = torch.randn(batch, 3, size, size, generator=generator)
-    labels = torch.randint(0, 10, (batch,), generator=generator)
-    return model, (images,), (labels,), _classification_loss
+                     stochastic_depth_prob=0.0, num_classes=10)
+    return _classified(model, (batch, 3, size, size), seed)
 
 
 #: name -> builder of (model, inputs, targets, loss_fn).
