@@ -49,6 +49,11 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   generalizeAndFuse.fuseElementwise = options.fuseElementwise;
   generalizeAndFuse.keepConvolutions = options.convolutionsToGemm;
   pm.addPass(createGeneralizeAndFusePass(generalizeAndFuse));
+  // Again: the fusion's folding and CSE make one fill of the fills that
+  // were reshaped views of one tensor before (a grouped convolution's
+  // forward and its gradients' accumulators), which would be one buffer
+  // from the forward to the end of the backward.
+  pm.addPass(createPrivatizeInitsPass());
   // Reductions into bf16/f16 (an autocast step's matmuls and bias
   // gradients) accumulate in f32 as PyTorch's do, and long f32 sums in f64
   // (a loop sums one element after the other); before the memory analysis,

@@ -223,26 +223,48 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
 
   mergeCycles(func, points, groups);
 
-  // Nodes in the order of their last op: every value a node reads is
-  // defined before its last op, so this order is topological except where
-  // a node reads an early tenant of a buffer that a later op overwrites in
-  // place (the problem then reorders).
+  // Nodes in the order of their last op that computes something: every
+  // value a node reads is defined before that op, so this order is
+  // topological except where a node reads an early tenant of a buffer that
+  // a later op overwrites in place (the problem then reorders). A reshape
+  // or slice of the node's own buffer later on (the backward's view of a
+  // forward value) computes nothing and reads only the node: placing the
+  // node there would keep what the node's computation reads alive until
+  // the backward in the planner's model, which the program does not.
   RematGraph graph;
   graph.function = func;
-  DenseMap<Operation *, unsigned> nodeOfLeader;
-  for (Operation *op : llvm::reverse(points)) {
+  // Each group's position: its last op that is not a view of the group's
+  // own buffer, or its last op (a group of views alone: of arguments).
+  auto isBufferView = [&](Operation *op) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+             tensor::ExtractSliceOp, tensor::CastOp>(op))
+      return false;
+    Operation *source = op->getOperand(0).getDefiningOp();
+    return source && source->getParentOp() == func.getOperation() &&
+           groups.contains(source) && groups.isEquivalent(source, op);
+  };
+  DenseMap<Operation *, std::pair<int64_t, int64_t>> positionOfLeader;
+  for (auto [index, op] : llvm::enumerate(points)) {
     if (!groups.contains(op))
       continue;
-    Operation *leader = groups.getLeaderValue(op);
-    if (nodeOfLeader.count(leader))
-      continue;
+    auto &[lastComputing, last] =
+        positionOfLeader.try_emplace(groups.getLeaderValue(op), -1, -1)
+            .first->second;
+    last = index;
+    if (!isBufferView(op))
+      lastComputing = index;
+  }
+  SmallVector<std::pair<int64_t, Operation *>> placed;
+  for (auto &[leader, position] : positionOfLeader)
+    placed.emplace_back(position.first >= 0 ? position.first : position.second,
+                        leader);
+  llvm::sort(placed, llvm::less_first());
+  DenseMap<Operation *, unsigned> nodeOfLeader;
+  for (auto [position, leader] : placed) {
     nodeOfLeader[leader] = graph.nodeOps.size();
     graph.nodeOps.emplace_back();
   }
   unsigned numNodes = graph.nodeOps.size();
-  for (unsigned &node : llvm::make_second_range(nodeOfLeader))
-    node = numNodes - 1 - node;
-  std::reverse(graph.nodeOps.begin(), graph.nodeOps.end());
   for (Operation *op : points) {
     if (!groups.contains(op))
       continue;

@@ -53,23 +53,44 @@ Value cloneEmptyBefore(OpBuilder &builder, Operation *empty, Operation *user) {
   return clone->getResult(0);
 }
 
+/// Whether \p op fills a tensor.empty with one value: a linalg.fill, or
+/// the generic that generalization and fusion make of one (no inputs, one
+/// init, every loop parallel, the body yielding a value from outside).
+bool isFillOfEmpty(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      !op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+    return false;
+  if (isa<linalg::FillOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray()[0].isIdentity())
+    return false;
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 1)
+    return false;
+  Value yielded = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+  return yielded.getParentRegion() != &generic.getRegion();
+}
+
 struct PrivatizeInitsPass
     : public mlir::ckpt::impl::PrivatizeInitsPassBase<PrivatizeInitsPass> {
   void runOnOperation() override {
     // Fills of a tensor.empty: cloning both recreates the value wherever the
     // fill value is visible, which it is at every user of the fill.
-    SmallVector<linalg::FillOp> fills;
-    getOperation()->walk([&](linalg::FillOp fill) {
-      if (fill.hasPureTensorSemantics() && !fill->hasOneUse() &&
-          fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    SmallVector<linalg::LinalgOp> fills;
+    getOperation()->walk([&](linalg::LinalgOp fill) {
+      if (isFillOfEmpty(fill) && !fill->hasOneUse())
         fills.push_back(fill);
     });
 
     OpBuilder builder(&getContext());
-    for (linalg::FillOp fill : fills) {
-      Value destination = fill.getOutputs()[0];
+    for (linalg::LinalgOp fill : fills) {
+      Value destination = fill.getDpsInits()[0];
       Operation *empty = destination.getDefiningOp();
-      for (OpOperand *use : destinationUses(fill.getResult(0))) {
+      for (OpOperand *use : destinationUses(fill->getResult(0))) {
         Operation *user = use->getOwner();
         IRMapping mapping;
         mapping.map(destination, cloneEmptyBefore(builder, empty, user));

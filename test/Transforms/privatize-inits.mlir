@@ -71,3 +71,46 @@ func.func @single_use(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf3
   %m = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %m : tensor<4x4xf32>
 }
+
+// -----
+
+// The generic form of a fill (what ckpt-generalize-and-fuse makes of one,
+// and of the fills of reshaped views its folding merges: a grouped
+// convolution's forward and its gradients' accumulators) is privatized
+// the same way, so that no buffer lives from the forward to the backward.
+// A generic that reads something, or yields a value it computes, is not a
+// fill and keeps its users.
+
+// CHECK-LABEL: func.func @shared_generic_fill
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT: %[[F1:.*]] = linalg.generic {{.*}} outs(%[[E1]] : tensor<4x4xf32>)
+// CHECK: linalg.matmul ins(%arg0, %arg1 : {{.*}}) outs(%[[F1]] : tensor<4x4xf32>)
+// CHECK: %[[E2:.*]] = tensor.empty() {ckpt.phase = #ckpt.phase<backward>} : tensor<4x4xf32>
+// CHECK-NEXT: %[[F2:.*]] = linalg.generic {{.*}} outs(%[[E2]] : tensor<4x4xf32>) attrs = {{.*}}#ckpt.phase<backward>
+// CHECK: linalg.matmul {ckpt.phase = #ckpt.phase<backward>} ins(%{{.*}}, %arg1 : {{.*}}) outs(%[[F2]] : tensor<4x4xf32>)
+// CHECK: %[[IOTA:.*]] = linalg.generic
+// CHECK: linalg.matmul ins(%arg0, %arg1 : {{.*}}) outs(%[[IOTA]] : tensor<4x4xf32>)
+// CHECK: linalg.matmul ins(%arg0, %arg1 : {{.*}}) outs(%[[IOTA]] : tensor<4x4xf32>)
+// CHECK: return
+#identity = affine_map<(d0, d1) -> (d0, d1)>
+func.func @shared_generic_fill(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.generic {indexing_maps = [#identity], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x4xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  } -> tensor<4x4xf32>
+  %m1 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m2 = linalg.matmul {ckpt.phase = #ckpt.phase<backward>} ins(%m1, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %e2 = tensor.empty() : tensor<4x4xf32>
+  %iota = linalg.generic {indexing_maps = [#identity], iterator_types = ["parallel", "parallel"]} outs(%e2 : tensor<4x4xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x4xf32>
+  %m3 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%iota : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m4 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%iota : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m2, %m3, %m4 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
