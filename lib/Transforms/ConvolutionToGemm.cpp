@@ -156,7 +156,27 @@ struct PatchProduct {
   /// columns of its channels (patchShape's KH*KW per channel), and every
   /// product is added into the whole accumulator.
   bool chunkChannels = false;
+  /// The input is read through a (1, 0, 2, 3) transpose: the source of it,
+  /// stored (C, N, H, W), is sliced and read instead (a weight gradient's
+  /// input, whose images are the convolution's channels).
+  bool inputTransposed = false;
+  /// With chunks of one channel: the source of a (1, 0, 2, 3) transpose the
+  /// filters are, stored (C, F, KH, KW), whose slice for one channel is the
+  /// filter columns of that channel as they are laid out (a weight
+  /// gradient's output gradient, one image at a time).
+  Value filterSource;
+  /// Chunks of one image multiplied into the accumulator laid out as the
+  /// output, (N, F, OH, OW): each image's product, (F) x (OH*OW), is a
+  /// block of it, so neither the initial value nor the result is
+  /// transposed.
+  bool imagesInPlace = false;
 };
+
+/// The slice of the convolution's input that keeps every dimension whole
+/// but `dim` (0: images, 1: channels), from `offset`, `size` entries: of
+/// `input` itself, or of the transpose's source it is read through.
+Value sliceInput(OpBuilder &builder, Location loc, const PatchProduct &gemm,
+                 Value input, unsigned dim, OpFoldResult offset, int64_t size);
 
 /// Entries (images or input channels) per chunk: the most whose patches
 /// take at most `patchBytes`, as a divisor of `count` so that every chunk
@@ -207,6 +227,13 @@ Value sliceAlong(OpBuilder &builder, Location loc, Value tensor, unsigned dim,
                                         unit);
 }
 
+Value sliceInput(OpBuilder &builder, Location loc, const PatchProduct &gemm,
+                 Value input, unsigned dim, OpFoldResult offset, int64_t size) {
+  if (gemm.inputTransposed && dim < 2)
+    dim = 1 - dim;
+  return sliceAlong(builder, loc, input, dim, offset, size);
+}
+
 /// An scf.for from 0 to `upper` by `step` carrying `accumulator`, whose
 /// body `body` builds from the chunk's first index; the loop and its body's
 /// ops are appended to `created`.
@@ -240,21 +267,32 @@ Value multiplyChannelChunks(OpBuilder &builder, Location loc,
                             const PatchProduct &gemm, Value input,
                             Value filterMatrix, Value accumulator,
                             SmallVectorImpl<Operation *> &created) {
-  int64_t channels = cast<RankedTensorType>(input.getType()).getDimSize(1);
+  int64_t channels = cast<RankedTensorType>(input.getType())
+                         .getDimSize(gemm.inputTransposed ? 0 : 1);
   int64_t columnsPerChannel = gemm.patchShape[1] * gemm.patchShape[2];
   return chunkLoop(
       builder, loc, channels, gemm.chunk, accumulator, created,
       [&](OpBuilder &body, Location loc, Value channel, Value sum) {
         Value channels =
-            sliceAlong(body, loc, input, /*dim=*/1, channel, gemm.chunk);
-        // The filter columns of the chunk's channels: a block of whole
-        // rows' segments, which BLAS reads with the matrix's leading
-        // dimension.
-        Value firstColumn = arith::MulIOp::create(
-            body, loc, channel,
-            arith::ConstantIndexOp::create(body, loc, columnsPerChannel));
-        Value columns = sliceAlong(body, loc, filterMatrix, /*dim=*/1,
-                                   firstColumn, gemm.chunk * columnsPerChannel);
+            sliceInput(body, loc, gemm, input, /*dim=*/1, channel, gemm.chunk);
+        Value columns;
+        if (gemm.filterSource) {
+          // One channel's filters, (1, F, KH, KW) in the source: its
+          // columns as they are stored.
+          columns = tensor::CollapseShapeOp::create(
+              body, loc,
+              sliceAlong(body, loc, gemm.filterSource, /*dim=*/0, channel, 1),
+              ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+        } else {
+          // The filter columns of the chunk's channels: a block of whole
+          // rows' segments, which BLAS reads with the matrix's leading
+          // dimension.
+          Value firstColumn = arith::MulIOp::create(
+              body, loc, channel,
+              arith::ConstantIndexOp::create(body, loc, columnsPerChannel));
+          columns = sliceAlong(body, loc, filterMatrix, /*dim=*/1, firstColumn,
+                               gemm.chunk * columnsPerChannel);
+        }
         // The loop's body takes the annotations below, op by op.
         SmallVector<Operation *> ignored;
         return multiplyChunk(body, loc, gemm, channels, columns, sum, ignored);
@@ -274,11 +312,33 @@ Value multiplyPatches(OpBuilder &builder, Location loc,
   if (gemm.chunk == gemm.batch)
     return multiplyChunk(builder, loc, gemm, input, filterMatrix, accumulator,
                          created);
+  if (gemm.imagesInPlace)
+    return chunkLoop(
+        builder, loc, gemm.batch, 1, accumulator, created,
+        [&](OpBuilder &body, Location loc, Value image, Value output) {
+          Value one = sliceInput(body, loc, gemm, input, /*dim=*/0, image, 1);
+          // The image's block of the output, (1, F, OH, OW), as a matrix.
+          auto block = sliceAlong(body, loc, output, /*dim=*/0, image, 1)
+                           .getDefiningOp<tensor::ExtractSliceOp>();
+          auto blockType = cast<RankedTensorType>(block.getType());
+          SmallVector<ReassociationIndices> rows = {{0, 1}, {2, 3}};
+          Value matrix =
+              tensor::CollapseShapeOp::create(body, loc, block, rows);
+          SmallVector<Operation *> ignored;
+          Value product = multiplyChunk(body, loc, gemm, one, filterMatrix,
+                                        matrix, ignored);
+          Value image4d = tensor::ExpandShapeOp::create(body, loc, blockType,
+                                                        product, rows);
+          return tensor::InsertSliceOp::create(
+                     body, loc, image4d, output, block.getMixedOffsets(),
+                     block.getMixedSizes(), block.getMixedStrides())
+              .getResult();
+        });
   return chunkLoop(
       builder, loc, gemm.batch, gemm.chunk, accumulator, created,
       [&](OpBuilder &body, Location loc, Value image, Value product) {
         Value images =
-            sliceAlong(body, loc, input, /*dim=*/0, image, gemm.chunk);
+            sliceInput(body, loc, gemm, input, /*dim=*/0, image, gemm.chunk);
         Value first = image;
         if (gemm.imageExtent != 1)
           first = arith::MulIOp::create(
@@ -296,6 +356,20 @@ Value multiplyPatches(OpBuilder &builder, Location loc,
                    slice.getMixedSizes(), slice.getMixedStrides())
             .getResult();
       });
+}
+
+/// Columns (positions of one image, or a filter's taps) from which a
+/// product of one image's block is wide or deep enough for a BLAS.
+constexpr int64_t kMinBlockColumns = 256;
+
+/// The source of `value` when `value` is a linalg.transpose on tensors
+/// swapping the first two of four dimensions.
+Value getSwappedSource(Value value) {
+  auto transpose = value.getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || !transpose.hasPureTensorSemantics() ||
+      transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2, 3})
+    return Value();
+  return transpose.getInput();
 }
 
 /// NCHW input, FCHW filter: patches as (C*KH*KW) x (N*OH*OW) (in chunks of
@@ -327,20 +401,50 @@ struct NchwConvolutionAsGemm
     MLIRContext *context = rewriter.getContext();
     SmallVector<Operation *> created;
 
+    // An input or filters that are (1, 0, 2, 3) transposes of other
+    // tensors (a weight gradient's: the activations and the output
+    // gradient with images and channels swapped) are read where they are.
+    Value input = conv.getInputs()[0];
+    PatchProduct gemm;
+    if (Value source = getSwappedSource(input)) {
+      input = source;
+      gemm.inputTransposed = true;
+    }
+    Value filterSource = getSwappedSource(conv.getInputs()[1]);
+
     // col[c, kh, kw, n, oh, ow] = input[n, c, oh*s0 + kh*d0, ow*s1 + kw*d1],
     // n relative to the chunk.
     AffineExpr dc, dkh, dkw, dn, doh, dow;
     bindDims(context, dc, dkh, dkw, dn, doh, dow);
-    PatchProduct gemm;
+    AffineExpr row = doh * strides[0] + dkh * dilations[0],
+               column = dow * strides[1] + dkw * dilations[1];
     gemm.read = AffineMap::get(6, 0,
-                               {dn, dc, doh * strides[0] + dkh * dilations[0],
-                                dow * strides[1] + dkw * dilations[1]},
+                               gemm.inputTransposed
+                                   ? ArrayRef<AffineExpr>{dc, dn, row, column}
+                                   : ArrayRef<AffineExpr>{dn, dc, row, column},
                                context);
     gemm.batch = n;
     gemm.chunk =
         chooseChunk(n, c * kh * kw * oh * ow * elementBytes, patchBytes);
     gemm.patchShape = {c, kh, kw, gemm.chunk, oh, ow};
-    if (gemm.chunk < n) {
+    if (filterSource && kh * kw >= kMinBlockColumns) {
+      // The filters are a transposed activation-sized tensor (a weight
+      // gradient's output gradient): one channel (image) at a time, whose
+      // filter columns are a block of the source, (F) x (KH*KW), deep
+      // enough for a BLAS; nothing of the batch's size is copied.
+      gemm.chunkChannels = true;
+      gemm.chunk = 1;
+      gemm.filterSource = filterSource;
+      gemm.patchShape = {1, kh, kw, n, oh, ow};
+    } else if (n > 1 && oh * ow >= kMinBlockColumns) {
+      // One image at a time into its block of the output as laid out:
+      // products (F) x (OH*OW) wide enough for a BLAS, and neither the
+      // initial value nor the output transposed (two copies of an
+      // activation-sized tensor fewer).
+      gemm.imagesInPlace = true;
+      gemm.chunk = 1;
+      gemm.patchShape = {c, kh, kw, 1, oh, ow};
+    } else if (gemm.chunk < n) {
       // Chunks of images make products gemm.chunk * OH * OW columns wide:
       // narrow where the output window is small and the kernel large (a
       // weight gradient's: 3x3 positions, the output gradient's 16x16 as
@@ -358,16 +462,21 @@ struct NchwConvolutionAsGemm
     gemm.patchesLeft = false;
     gemm.imageDim = 1;
     gemm.imageExtent = oh * ow;
-    auto filterMatrix = tensor::CollapseShapeOp::create(
-        rewriter, loc, conv.getInputs()[1],
-        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    Value filterMatrix;
+    if (!gemm.filterSource)
+      filterMatrix = tensor::CollapseShapeOp::create(
+          rewriter, loc, conv.getInputs()[1],
+          ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
 
     // The initial value as (F, N*OH*OW): a fill is made anew at that shape,
-    // anything else is transposed (N, F, OH, OW) -> (F, N, OH, OW).
+    // anything else is transposed (N, F, OH, OW) -> (F, N, OH, OW); images
+    // in place accumulate into it as it is.
     Value init = conv.getOutputs()[0];
     auto productType = RankedTensorType::get({f, positions}, element);
     Value accumulator;
-    if (Value fillValue = getFillValue(init)) {
+    if (gemm.imagesInPlace) {
+      accumulator = init;
+    } else if (Value fillValue = getFillValue(init)) {
       auto empty = tensor::EmptyOp::create(rewriter, loc,
                                            productType.getShape(), element);
       auto refill =
@@ -389,11 +498,13 @@ struct NchwConvolutionAsGemm
           rewriter, loc, productType, transposed->getResult(0),
           ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     }
-    Value product = multiplyPatches(rewriter, loc, gemm, conv.getInputs()[0],
-                                    filterMatrix, accumulator, created);
+    Value product = multiplyPatches(rewriter, loc, gemm, input, filterMatrix,
+                                    accumulator, created);
 
     Value result;
-    if (n == 1) {
+    if (gemm.imagesInPlace) {
+      result = product;
+    } else if (n == 1) {
       result = tensor::ExpandShapeOp::create(
           rewriter, loc, outputType, product,
           ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});

@@ -42,6 +42,18 @@ CASES = [
     # strided convolution's weight gradient, 3x3 of the 4x4 positions.
     ("nchw", 3, 4, 9, 9, 5, 4, 1, 2, "f32", False, 3),
     ("nchw", 2, 4, 9, 9, 5, 4, 1, 2, "f64", True, 2),
+    # Output grids of 256 positions or more: one image at a time into its
+    # block of the output as laid out (no transposes), a bias and a fill,
+    # strided, f32 and f64.
+    ("nchw", 2, 3, 18, 18, 4, 3, 1, 1, "f32", True),
+    ("nchw", 3, 2, 35, 35, 4, 3, 2, 1, "f64", False),
+    # A weight gradient as importers write it: input and filters are (1, 0,
+    # 2, 3) transposes of the arguments (images and channels swapped), read
+    # where they are; with a 16x16 kernel (an output gradient's grid) one
+    # image at a time, its filters a block of the argument.
+    ("swapped", 3, 4, 20, 20, 5, 16, 1, 1, "f32", False),
+    ("swapped", 2, 3, 33, 33, 4, 16, 1, 2, "f64", True),
+    ("swapped", 2, 3, 9, 9, 4, 3, 1, 1, "f32", False),
     # Depthwise (f = c, one filter per channel): loops with the output
     # columns innermost (ckpt-interchange-window-loops), stride 1 and 2.
     ("depthwise", 2, 6, 12, 12, 6, 3, 1, 1, "f32", False),
@@ -63,6 +75,9 @@ def shapes(case, whole=False):
         oh, ow = window(case), window(case)
     if layout == "nchw":
         return (n, c, h, w), (f, c, k, k), (n, f, oh, ow)
+    if layout == "swapped":
+        # The arguments, stored with their first two dimensions swapped.
+        return (c, n, h, w), (c, f, k, k), (n, f, oh, ow)
     if layout == "depthwise":
         return (n, c, h, w), (c, k, k), (n, c, oh, ow)
     return (n, h, w, c), (k, k, c, f), (n, oh, ow, f)
@@ -78,16 +93,27 @@ def module(case, name):
     x, w, y = shapes(case, whole=True)
     kept = shapes(case)[2]
     op = {"nchw": "linalg.conv_2d_nchw_fchw", "nhwc": "linalg.conv_2d_nhwc_hwcf",
+          "swapped": "linalg.conv_2d_nchw_fchw",
           "depthwise": "linalg.depthwise_conv_2d_nchw_chw"}[layout]
     args = f"%x: {tensor(x, dtype)}, %w: {tensor(w, dtype)}"
     init = "%b"
     body = ""
+    operands = "%x, %w"
+    if layout == "swapped":
+        swap = lambda shape: (shape[1], shape[0]) + tuple(shape[2:])  # noqa: E731
+        for value, shape in (("x", x), ("w", w)):
+            body += (f"  %{value}e = tensor.empty() : {tensor(swap(shape), dtype)}\n"
+                     f"  %{value}t = linalg.transpose ins(%{value} : {tensor(shape, dtype)}) "
+                     f"outs(%{value}e : {tensor(swap(shape), dtype)}) "
+                     f"permutation = [1, 0, 2, 3]\n")
+        operands = "%xt, %wt"
+        x, w = swap(x), swap(w)
     if bias:
         # The bias has the whole output's shape; only its window is read.
         args += f", %b: {tensor(y, dtype)}"
     else:
         init = "%z"
-        body = (f"  %zero = arith.constant 0.0 : {dtype}\n"
+        body += (f"  %zero = arith.constant 0.0 : {dtype}\n"
                 f"  %e = tensor.empty() : {tensor(y, dtype)}\n"
                 f"  %z = linalg.fill ins(%zero : {dtype}) outs(%e : {tensor(y, dtype)}) "
                 f"-> {tensor(y, dtype)}\n")
@@ -100,13 +126,15 @@ def module(case, name):
     return (f"func.func @{name}({args}) -> {tensor(kept, dtype)} {{\n{body}"
             f"  %y = {op} {{dilations = dense<{d}> : tensor<2xi64>, "
             f"strides = dense<{s}> : tensor<2xi64>}}\n"
-            f"    ins(%x, %w : {tensor(x, dtype)}, {tensor(w, dtype)}) "
+            f"    ins({operands} : {tensor(x, dtype)}, {tensor(w, dtype)}) "
             f"outs({init} : {tensor(y, dtype)}) -> {tensor(y, dtype)}\n"
             f"{tail}  return {result} : {tensor(kept, dtype)}\n}}\n")
 
 
 def reference(case, x, w, b):
     layout, n, c, h, wd, f, k, s, d = case[:9]
+    if layout == "swapped":
+        x, w = x.transpose(1, 0, 2, 3), w.transpose(1, 0, 2, 3)
     if layout == "nhwc":
         x, w = x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1)
     if layout == "depthwise":

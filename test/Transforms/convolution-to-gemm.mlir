@@ -193,6 +193,63 @@ func.func @weight_gradient_shape(%x: tensor<2x4x6x6xf32>, %w: tensor<3x4x5x5xf32
 
 // -----
 
+// Images of at least 256 output positions: one image at a time, its
+// product (F x OH*OW) written into its block of the output as laid out,
+// the bias included; no transpose of the initial value or of the result.
+// CHECK-LABEL: func.func @images_in_place
+// CHECK:         %[[FILTERS:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x3xf32> into tensor<4x27xf32>
+// CHECK:         %[[L:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUT:.*]] = %arg2) -> (tensor<2x4x16x16xf32>)
+// CHECK:           tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 3, 18, 18] [1, 1, 1, 1]
+// CHECK:           %[[BLOCK:.*]] = tensor.extract_slice %[[OUT]][%[[N]], 0, 0, 0] [1, 4, 16, 16] [1, 1, 1, 1]
+// CHECK:           %[[ACC:.*]] = tensor.collapse_shape %[[BLOCK]] {{\[}}[0, 1], [2, 3]] : tensor<1x4x16x16xf32> into tensor<4x256xf32>
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<3x3x3x1x16x16xf32>)
+// CHECK:           %[[M:.*]] = linalg.matmul ins(%[[FILTERS]], %{{.*}} : tensor<4x27xf32>, tensor<27x256xf32>) outs(%[[ACC]] : tensor<4x256xf32>)
+// CHECK:           %[[IMAGE:.*]] = tensor.expand_shape %[[M]] {{\[}}[0, 1], [2, 3]] output_shape [1, 4, 16, 16]
+// CHECK:           tensor.insert_slice %[[IMAGE]] into %[[OUT]][%[[N]], 0, 0, 0] [1, 4, 16, 16] [1, 1, 1, 1]
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return %[[L]]
+func.func @images_in_place(%x: tensor<2x3x18x18xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x3x18x18xf32>, tensor<4x3x3x3xf32>) outs(%b : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  return %y : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// A weight gradient as importers write it: the convolution of the
+// activations and of the output gradient, both with images and channels
+// swapped by transposes. Neither transpose is made: the patches are read
+// from the activations where they are (the map swaps the first two
+// indices), and one image at a time its output gradient, a block of the
+// tensor as stored (F x OH*OW), multiplies its patches into the sum.
+// CHECK-DAG:   #[[SWAPPED:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d1 + d4, d2 + d5)>
+// CHECK-LABEL: func.func @weight_gradient_of_transposes
+// CHECK-NOT:     linalg.transpose ins(%arg
+// CHECK:         %[[Z:.*]] = linalg.fill {{.*}} -> tensor<4x27xf32>
+// CHECK:         %[[L:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[Z]]) -> (tensor<4x27xf32>)
+// CHECK:           %[[IMAGE:.*]] = tensor.extract_slice %arg0[%[[N]], 0, 0, 0] [1, 3, 18, 18] [1, 1, 1, 1]
+// CHECK:           %[[G:.*]] = tensor.extract_slice %arg1[%[[N]], 0, 0, 0] [1, 4, 16, 16] [1, 1, 1, 1]
+// CHECK:           %[[COLUMNS:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1], [2, 3]] : tensor<1x4x16x16xf32> into tensor<4x256xf32>
+// CHECK:           linalg.generic {indexing_maps = [#[[SWAPPED]], {{.*}}]{{.*}} ins(%[[IMAGE]] : tensor<1x3x18x18xf32>) outs(%{{.*}} : tensor<1x16x16x3x3x3xf32>)
+// CHECK:           %[[M:.*]] = linalg.matmul ins(%[[COLUMNS]], %{{.*}} : tensor<4x256xf32>, tensor<256x27xf32>) outs(%[[ACC]] : tensor<4x27xf32>)
+// CHECK:           scf.yield %[[M]]
+// CHECK:         %[[GRID:.*]] = tensor.expand_shape %[[L]]
+// CHECK:         linalg.transpose ins(%[[GRID]] : tensor<4x3x3x3xf32>)
+func.func @weight_gradient_of_transposes(%x: tensor<2x3x18x18xf32>, %g: tensor<2x4x16x16xf32>) -> tensor<3x4x3x3xf32> {
+  %cst = arith.constant 0.0 : f32
+  %ex = tensor.empty() : tensor<3x2x18x18xf32>
+  %xt = linalg.transpose ins(%x : tensor<2x3x18x18xf32>) outs(%ex : tensor<3x2x18x18xf32>) permutation = [1, 0, 2, 3]
+  %eg = tensor.empty() : tensor<4x2x16x16xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x16x16xf32>) outs(%eg : tensor<4x2x16x16xf32>) permutation = [1, 0, 2, 3]
+  %e = tensor.empty() : tensor<3x4x3x3xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<3x4x3x3xf32>) -> tensor<3x4x3x3xf32>
+  %dw = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%xt, %gt : tensor<3x2x18x18xf32>, tensor<4x2x16x16xf32>) outs(%z : tensor<3x4x3x3xf32>) -> tensor<3x4x3x3xf32>
+  return %dw : tensor<3x4x3x3xf32>
+}
+
+// -----
+
 // Left alone: bf16 (BLAS has no bf16 GEMM), grouped convolutions, dynamic
 // shapes.
 // CHECK-LABEL: func.func @left_alone

@@ -468,6 +468,22 @@ def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
     patches, (chunk*KH*KW) x (N*OH*OW), times the filter columns of those
     channels are added into the whole product.
 
+    Two forms avoid copies of activation-sized tensors (and keep the
+    products wide enough for a BLAS):
+
+    - an NCHW convolution of several images with at least 256 output
+      positions each is multiplied one image at a time into that image's
+      block of the initial value as it is laid out, (F) x (OH*OW): no
+      transpose of the initial value (the bias) or of the result;
+    - an input or filters that are `linalg.transpose`s swapping the first
+      two dimensions (a weight gradient as importers write it: the
+      activations and the output gradient with images and channels
+      swapped) are read where they are: the patches from the transpose's
+      source, and, where the filters' window has at least 256 taps (the
+      output gradient's grid), one channel (image) at a time whose filter
+      columns are a block of the source, (F) x (KH*KW). The transposes are
+      then left without users.
+
     It runs on tensors, before the memory analysis, so the patch tensor (of
     the whole batch or of one chunk), alive only between its copy and the
     multiplication, is counted in the forecast and in every plan; the remat
