@@ -1,6 +1,8 @@
 """python3 -m ckpt COMMAND ...
 
 Commands:
+  demo     train a real model with PyTorch and with ckpt at several budgets:
+           peak memory, step time, losses, a picture (ckpt.demo)
   sweep    rematerialize and run a step at a range of budgets (ckpt.sweep)
 """
 
@@ -13,6 +15,9 @@ def main(argv=None):
         print(__doc__.strip())
         return 0 if argv else 2
     command, rest = argv[0], argv[1:]
+    if command == "demo":
+        from .demo import main as demo_main
+        return demo_main(rest)
     if command == "sweep":
         from .sweep import main as sweep_main
         return sweep_main(rest)

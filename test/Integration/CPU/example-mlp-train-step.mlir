@@ -1,4 +1,4 @@
-// Tests that the bundled example (README command (a)) compiles, runs and
+// Tests that the bundled example (the README's compiler-level demo) compiles, runs and
 // prints the reference numbers: loss and gradient slices of the 2-layer MLP
 // training step, checked against an exact float64 Python reference
 // (loss 0.2550765, dw1[0,0:4] = -0.000736415 -0.00128168 0.000215709
