@@ -1,8 +1,9 @@
 // A complete training step of a 2-layer MLP (forward, mean-squared-error loss,
 // backward), hand-differentiated, on 64x64 f32 tensors (16 KiB each). This is
-// the bundled program that `scripts/run-example.sh` compiles with
-// ckpt-cpu-pipeline and runs, printing the loss, slices of both weight
-// gradients and the peak bytes measured by libckpt_runtime.
+// the bundled program of `scripts/run-compiler-demo.sh`: its @main, compiled
+// with ckpt-cpu-pipeline, prints the loss, slices of both weight gradients
+// and the peak bytes measured by libckpt_runtime (test/Integration/CPU); the
+// demo runs @train_step with ckpt-run, which prints its named results.
 //
 //   z1 = x @ w1          h1 = relu(z1)        y = h1 @ w2
 //   loss = sum((y - t)^2) / N
@@ -36,7 +37,8 @@ func.func private @transpose(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 func.func @train_step(%x: tensor<64x64xf32>, %t: tensor<64x64xf32>,
                       %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>)
-    -> (tensor<f32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+    -> (tensor<f32> {ckpt.name = "loss"}, tensor<64x64xf32> {ckpt.name = "grad_w1"},
+        tensor<64x64xf32> {ckpt.name = "grad_w2"}) {
   %c0 = arith.constant 0.0 : f32
   %inv_n = arith.constant 2.44140625e-04 : f32  // 1 / 4096
   %two = arith.constant 2.0 : f32

@@ -2,7 +2,7 @@
 # The compiler-level demo (README, after the main job): set-up, build, then
 #  1. the compiler's prediction for the bundled training step (ckpt-report);
 #  2. that step compiled with ckpt-cpu-pipeline and run on the ckpt runtime
-#     (outputs and the peak bytes really allocated);
+#     by ckpt-run (the peak bytes really allocated, the named outputs);
 #  3. rematerialization at several budgets on a zoo training step (8-layer
 #     MLP, batch 256): measured peak, step time and whether every output is
 #     bit-identical to the run without remat.
@@ -12,19 +12,15 @@ build=${BUILD_DIR:-$root/build}
 model=${1:-$root/examples/mlp-train-step.mlir}
 
 bash "$root/scripts/setup-deps.sh" >/dev/null
-bash "$root/scripts/build.sh" ckpt-opt ckpt-run ckpt_runtime >/dev/null
+bash "$root/scripts/build.sh" ckpt-opt ckpt-run >/dev/null
 
-lib=/usr/lib/llvm-22/lib
 entry=${ENTRY:-train_step}
 echo "== ckpt-report: @$entry as the pipeline will allocate it"
 "$build/bin/ckpt-opt" "$model" --ckpt-tensor-prep \
   --ckpt-report="functions=$entry target=${TARGET:-h100-sxm}" -o /dev/null
 echo
-echo "== ckpt: $model through ckpt-cpu-pipeline, run on the CPU"
-"$build/bin/ckpt-opt" "$model" --ckpt-cpu-pipeline |
-  /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
-    -shared-libs="$build/lib/libckpt_runtime.so,$lib/libmlir_c_runner_utils.so,$lib/libmlir_runner_utils.so"
-
+echo "== ckpt-run: @$entry through ckpt-cpu-pipeline, run on the CPU (seeded inputs)"
+"$build/bin/ckpt-run" "$model" --entry="$entry" --iterations=3 | grep -v '^output #'
 echo
 echo "== ckpt-remat: 8-layer MLP training step (batch 256, hidden 64) from the zoo"
 work=$(mktemp -d)

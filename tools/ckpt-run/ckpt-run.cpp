@@ -14,6 +14,7 @@
 #include "HostTarget.h"
 #include "RuntimeLibrary.h"
 #include "ckpt/Analysis/TensorBytes.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Remat/RematOptions.h"
@@ -34,6 +35,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
@@ -44,6 +46,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -105,6 +108,12 @@ static cl::opt<bool> compare(
              "are bit-identical; fail unless they are and the measured peak "
              "is within the budget"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<bool>
+    raw("raw",
+        cl::desc("Print the outputs only as the machine-readable lines "
+                 "(`output #N TYPE checksum=... sum=...`), without the named "
+                 "values and norms above them"),
+        cl::init(false), cl::cat(runCategory));
 static cl::list<std::string> sharedLibs(
     "shared-libs",
     cl::desc("Libraries the module calls into (default: the MLIR runner "
@@ -185,6 +194,8 @@ struct Measurement {
   int64_t peakBytes = 0;
   std::vector<uint64_t> checksums;
   std::vector<double> sums;
+  /// L2 norm and largest magnitude of each floating-point output.
+  std::vector<double> norms, maxima;
   /// Raw bytes of the outputs of the last iteration (with --dump-outputs).
   std::string dump;
 
@@ -305,6 +316,8 @@ const RuntimeHooks &getRuntimeHooks() {
 /// The entry's signature.
 struct Signature {
   SmallVector<RankedTensorType> args, results;
+  /// Each result's `ckpt.name` (empty where it has none).
+  SmallVector<std::string> names;
 };
 
 /// While it lives, an abort inside the compiled step (a failed `cf.assert`
@@ -435,6 +448,8 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
   Measurement measured;
   measured.checksums.resize(resultTypes.size());
   measured.sums.resize(resultTypes.size());
+  measured.norms.resize(resultTypes.size());
+  measured.maxima.resize(resultTypes.size());
   runtime.reset();
   for (unsigned iteration = 0; iteration < iterations; ++iteration) {
     std::vector<void *> packed;
@@ -477,14 +492,20 @@ std::optional<Measurement> compileAndRun(ModuleOp module,
       if (iteration > 0 && checksum != measured.checksums[index])
         fail(llvm::formatv("output #{0} differs between runs", index));
       measured.checksums[index] = checksum;
-      double sum = 0;
+      double sum = 0, squares = 0, largest = 0;
       for (int64_t i = 0; i < type.getNumElements(); ++i) {
+        double value = 0;
         if (type.getElementType().isF32())
-          sum += reinterpret_cast<const float *>(data)[i];
+          value = reinterpret_cast<const float *>(data)[i];
         else if (type.getElementType().isF64())
-          sum += reinterpret_cast<const double *>(data)[i];
+          value = reinterpret_cast<const double *>(data)[i];
+        sum += value;
+        squares += value * value;
+        largest = std::max(largest, std::abs(value));
       }
       measured.sums[index] = sum;
+      measured.norms[index] = std::sqrt(squares);
+      measured.maxima[index] = largest;
       if (iteration + 1 == iterations && !dumpOutputs.empty())
         measured.dump.append(reinterpret_cast<const char *>(data), bytes);
       bool isInput = llvm::any_of(inputs, [&](const Descriptor &d) {
@@ -550,6 +571,31 @@ RematFigures readRematReport(StringRef path) {
         return figures;
       }
   fail("the remat report has no entry for '@" + entryName + "'");
+}
+
+/// The outputs as a user reads them: each by its `ckpt.name` (or its
+/// number), a single float by its value, a floating-point tensor by its
+/// norm and largest magnitude.
+void printNamedOutputs(const Signature &signature,
+                       const Measurement &measured) {
+  size_t width = 0;
+  for (const std::string &name : signature.names)
+    width = std::max(width, name.size());
+  for (auto [index, type] : llvm::enumerate(signature.results)) {
+    std::string name = signature.names[index];
+    if (name.empty())
+      name = llvm::formatv("output #{0}", index).str();
+    name.resize(std::max<size_t>({width, name.size(), 9}), ' ');
+    llvm::outs() << name << " = ";
+    if (!type.getElementType().isF32() && !type.getElementType().isF64())
+      llvm::outs() << type << " (not a float: checksum below)\n";
+    else if (type.getNumElements() == 1)
+      llvm::outs() << llvm::format("%.7g\n", measured.sums[index]);
+    else
+      llvm::outs() << llvm::formatv("{0}  norm {1:e4}  max |x| {2:e4}\n", type,
+                                    measured.norms[index],
+                                    measured.maxima[index]);
+  }
 }
 
 void printOutputs(const Signature &signature, const Measurement &measured) {
@@ -626,7 +672,12 @@ int runTool(int argc, char **argv) {
   ckpt::registerCkptPassesAndPipelines();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  Signature signature{argTypes, resultTypes};
+  Signature signature{argTypes, resultTypes, {}};
+  for (unsigned index = 0; index < resultTypes.size(); ++index) {
+    auto name = loaded->entry.getResultAttrOfType<StringAttr>(
+        index, ckpt::CkptDialect::getNameAttrName());
+    signature.names.push_back(name ? name.str() : "");
+  }
 
   SmallVector<StringRef> budgets;
   StringRef(rematFlags.budget)
@@ -644,6 +695,8 @@ int runTool(int argc, char **argv) {
         "median_step_time_s={0:e3} min_step_time_s={1:e3}\n",
         measured.medianSeconds(), measured.minSeconds());
     llvm::outs() << llvm::formatv("peak_bytes={0}\n", measured.peakBytes);
+    if (!raw)
+      printNamedOutputs(signature, measured);
     printOutputs(signature, measured);
     writeDump(measured);
     return 0;
