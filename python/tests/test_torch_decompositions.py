@@ -250,3 +250,81 @@ def test_diagonal_scatter_equals_pytorch(offset, dim1, dim2):
     src = torch.diagonal(torch.randn_like(x), offset, dim1, dim2)
     assert torch.equal(decompositions._diagonal_scatter(x, src, offset, dim1, dim2),
                        torch.diagonal_scatter(x, src, offset, dim1, dim2))
+
+
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_running_extremes_equal_pytorch(largest, dim):
+    """cummax/cummin: values, the index PyTorch returns (the last position
+    holding the extreme: ties from a ReLU's zeros; with a NaN, the last
+    NaN) and the gradient, which goes to that one element."""
+    generator = torch.Generator().manual_seed(5)
+    x = torch.relu(torch.randn(5, 7, 6, dtype=torch.float64, generator=generator))
+    x[1, 2, 3] = float("nan")
+    x[3, 4, 1] = float("nan")
+    x[2, 5, 2] = float("inf")
+    x.requires_grad_(True)
+    op, mine = ((torch.cummax, decompositions._cummax) if largest
+                else (torch.cummin, decompositions._cummin))
+    want = op(x, dim)
+    got = mine(x, dim)
+    torch.testing.assert_close(got[0], want.values, equal_nan=True, rtol=0, atol=0)
+    assert torch.equal(got[1], want.indices)
+    finite = torch.isfinite(want.values)
+    weights = torch.randn(want.values.shape, dtype=torch.float64, generator=generator)
+    want_grad, = torch.autograd.grad((want.values[finite] * weights[finite]).sum(), x)
+    got_grad, = torch.autograd.grad((got[0][finite] * weights[finite]).sum(), x)
+    # The same terms per element, added in another order.
+    torch.testing.assert_close(got_grad, want_grad, rtol=1e-14, atol=1e-14)
+
+
+def test_logcumsumexp_equals_pytorch_over_wide_ranges():
+    """No term is lost under a later large one, nor overflows."""
+    generator = torch.Generator().manual_seed(9)
+    x = (torch.randn(4, 50, dtype=torch.float64, generator=generator) * 300).requires_grad_()
+    want = torch.logcumsumexp(x, 1)
+    got = decompositions._logcumsumexp(x, 1)
+    torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
+    weights = torch.randn(want.shape, dtype=torch.float64, generator=generator)
+    want_grad, = torch.autograd.grad((want * weights).sum(), x)
+    got_grad, = torch.autograd.grad((got * weights).sum(), x)
+    torch.testing.assert_close(got_grad, want_grad, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2])
+def test_scatter_add_equals_pytorch(dim):
+    """Repeated indices add up; an index smaller than the target elsewhere
+    is left to PyTorch's decomposition."""
+    generator = torch.Generator().manual_seed(dim)
+    target = torch.randn(4, 5, 6, dtype=torch.float64, generator=generator)
+    index = torch.randint(0, target.shape[dim], target.shape, generator=generator)
+    source = torch.randn(target.shape, dtype=torch.float64, generator=generator)
+    torch.testing.assert_close(decompositions._scatter_add(target, dim, index, source),
+                               target.scatter_add(dim, index, source), rtol=1e-12, atol=1e-12)
+    smaller = index.narrow((dim + 1) % 3, 0, 2)
+    assert decompositions._scatter_add(target, dim, smaller,
+                                       source.narrow((dim + 1) % 3, 0, 2)) is NotImplemented
+
+
+@pytest.mark.parametrize("mode,padding,align", [("bilinear", "zeros", False),
+                                                ("bilinear", "border", True),
+                                                ("nearest", "reflection", False),
+                                                ("bicubic", "zeros", True)])
+def test_grid_sample_above_autograd_equals_pytorch(mode, padding, align):
+    """Inside decompositions.above_autograd, grid_sample is PyTorch's
+    decomposition of its forward, and its gradients (input and grid) are
+    that decomposition's, equal to grid_sample's own."""
+    generator = torch.Generator().manual_seed(11)
+    x = torch.randn(2, 3, 7, 6, dtype=torch.float64, generator=generator, requires_grad=True)
+    grid = (torch.rand(2, 5, 4, 2, dtype=torch.float64, generator=generator) * 2.4 - 1.2)
+    grid.requires_grad_(True)
+    weights = torch.randn(2, 3, 5, 4, dtype=torch.float64, generator=generator)
+    want = F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=align)
+    want_grads = torch.autograd.grad((want * weights).sum(), (x, grid), allow_unused=True)
+    with decompositions.above_autograd():
+        got = F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=align)
+    got_grads = torch.autograd.grad((got * weights).sum(), (x, grid), allow_unused=True)
+    torch.testing.assert_close(got, want, rtol=1e-10, atol=1e-12)
+    torch.testing.assert_close(got_grads[0], want_grads[0], rtol=1e-10, atol=1e-12)
+    if mode != "nearest":  # nearest's grid gradient is zero in both
+        torch.testing.assert_close(got_grads[1], want_grads[1], rtol=1e-8, atol=1e-10)

@@ -177,7 +177,34 @@ class WindowOps(nn.Module):
         return self.head(torch.cat([pooled.flatten(1), patches.flatten(1)], 1))
 
 
-@pytest.mark.parametrize("name", ["cumsum", "avg-pool", "index-tables", "window-ops"])
+class ScansAndSampling(nn.Module):
+    """The remaining gaps of issue 51: a spatial transformer's grid_sample
+    (bilinear and nearest, zeros and border padding), a running
+    log-sum-exp, running maxima and minima (with ties: their gradients go
+    to one element each) and a gather (whose gradient is a scatter_add)."""
+
+    def __init__(self):
+        super().__init__()
+        self.theta = nn.Linear(3 * 6 * 6, 6)
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.head = nn.Linear(4 * 6 * 6 * 2 + 4 * 6 * 4, 5)
+
+    def forward(self, x):
+        theta = self.theta(x.flatten(1)).view(-1, 2, 3) * 0.1 + torch.eye(2, 3)
+        grid = F.affine_grid(theta, x.shape, align_corners=False)
+        moved = F.grid_sample(x, grid, align_corners=False)
+        near = F.grid_sample(x, grid * 1.1, mode="nearest", padding_mode="border",
+                             align_corners=True)
+        y = self.conv(moved + near)
+        rows = torch.relu(y).flatten(2)  # zeros tie in the running extremes
+        scans = torch.cat([torch.logcumsumexp(rows, 2), torch.cummax(rows, 2).values,
+                           torch.cummin(rows, 2).values], 2)
+        picked = torch.gather(rows, 2, torch.cummax(rows, 2).indices[:, :, :24])
+        return self.head(torch.cat([scans[:, :, :72].flatten(1), picked.flatten(1)], 1))
+
+
+@pytest.mark.parametrize("name", ["cumsum", "avg-pool", "index-tables", "window-ops",
+                                  "scans-and-sampling"])
 def test_export_gaps_train_like_float64(name):
     """Each construct exports, and its first step is as accurate as eager
     (TrainStep's float64 check); remat at 0.5 is bit-identical."""
@@ -196,9 +223,13 @@ def test_export_gaps_train_like_float64(name):
         model = BiasTable()
         inputs, targets = (torch.randn(3, 8, 8),), (torch.randn(3, 64),)
         loss_fn = F.mse_loss
-    else:
+    elif name == "window-ops":
         model = WindowOps()
         inputs, targets = (torch.randn(4, 3, 5, 5),), (torch.randint(0, 5, (4,)),)
+        loss_fn = F.cross_entropy
+    else:
+        model = ScansAndSampling()
+        inputs, targets = (torch.randn(4, 3, 6, 6),), (torch.randint(0, 5, (4,)),)
         loss_fn = F.cross_entropy
     plain = TrainStep(copy.deepcopy(model), loss_fn, inputs, targets, build=BUILD, verify=True)
     remat_model = copy.deepcopy(model)

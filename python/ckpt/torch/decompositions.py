@@ -41,6 +41,8 @@ reduction in place of tm_tensor.scan). docs/TorchOps.md lists them all
 decomposition of any other op torch-mlir fails on.
 """
 
+import contextlib
+
 
 def _scatter_value(self, dim, index, value):
     """`value` written at one index per row (nll_loss's gradient): a
@@ -287,6 +289,100 @@ def _cumsum(self, dim, dtype=None):
     earlier = positions.view(n, 1) >= positions.view(1, n)
     zero = torch.zeros((), dtype=x.dtype, device=self.device)
     return torch.where(earlier, x.unsqueeze(-2), zero).sum(-1).movedim(-1, dim)
+
+
+def _prefix_rows(self, dim, fill):
+    """`self` with `dim` moved last and every row repeated as a square:
+    element [..., i, j] is x[..., j] for j <= i and `fill` after (the
+    prefixes a running reduction reduces; quadratic in the row's length,
+    like the running sum's)."""
+    import torch
+    x = self.movedim(dim, -1)
+    n = x.shape[-1]
+    positions = torch.arange(n, device=self.device)
+    earlier = positions.view(n, 1) >= positions.view(1, n)
+    fill = torch.full((), fill, dtype=x.dtype, device=self.device)
+    return x, earlier, torch.where(earlier, x.unsqueeze(-2), fill)
+
+
+def _logcumsumexp(self, dim):
+    """log(cumsum(exp(x))) along `dim` (torch-mlir lowers it to its own
+    tm_tensor.scan): the log-sum-exp of each prefix, shifted by the prefix's
+    maximum, so no exponential overflows or underflows where the running
+    value is representable (a subtraction first would lose the early terms
+    under a later large one). Its gradient is the prefix's softmax, as
+    PyTorch's."""
+    import torch
+    if self.dim() == 0 or not self.dtype.is_floating_point:
+        return NotImplemented
+    _, _, prefixes = _prefix_rows(self, dim, float("-inf"))
+    return torch.logsumexp(prefixes, dim=-1).movedim(-1, dim)
+
+
+def _running_extreme(self, dim, largest):
+    """cummax (`largest`) or cummin along `dim`: each prefix's extreme and
+    the index PyTorch's kernel returns (the last position holding it; with
+    NaNs, the last NaN). The values are gathered at those indices, so the
+    gradient goes to that one element, as PyTorch's scatter does, not
+    spread over ties as a max's gradient would be."""
+    import torch
+    if self.dim() == 0:
+        return NotImplemented
+    fill = float("-inf") if largest else float("inf")
+    if not self.dtype.is_floating_point:
+        info = torch.iinfo(self.dtype) if self.dtype != torch.bool else None
+        if info is None:
+            return NotImplemented
+        fill = info.min if largest else info.max
+    x, earlier, prefixes = _prefix_rows(self.detach(), dim, fill)
+    extreme = (torch.amax if largest else torch.amin)(prefixes, dim=-1, keepdim=True)
+    columns = prefixes
+    holds = columns == extreme
+    if self.dtype.is_floating_point:
+        holds = holds | (torch.isnan(columns) & torch.isnan(extreme))
+    n = x.shape[-1]
+    positions = torch.arange(n, device=self.device).expand_as(columns)
+    minus_one = torch.full((), -1, dtype=positions.dtype, device=self.device)
+    indices = torch.where(earlier & holds, positions, minus_one).amax(dim=-1)
+    # The selected element of each prefix, picked by a comparison rather
+    # than gathered: a gather's gradient is a scatter_add.
+    picked = positions == indices.unsqueeze(-1)
+    zero = torch.zeros((), dtype=self.dtype, device=self.device)
+    values = torch.where(picked, self.movedim(dim, -1).unsqueeze(-2), zero).sum(-1)
+    return values.movedim(-1, dim), indices.movedim(-1, dim)
+
+
+def _scatter_add(self, dim, index, src):
+    """`src` added into `self` at `index` along `dim` (torch-mlir lowers
+    scatter_add to its own tm_tensor.scatter; it is the gradient of gather
+    and of take_along_dim): each element of the result adds the sources
+    whose index names it, compared against every position of `dim` (work
+    quadratic in that extent). Where `index` is smaller than `self` in
+    another dimension, PyTorch's own decomposition is used."""
+    import torch
+    if self.dim() == 0 or index.shape != src.shape or any(
+            index.shape[d] != self.shape[d] for d in range(self.dim()) if d != dim % self.dim()):
+        return NotImplemented
+    target = self.movedim(dim, -1)
+    n = target.shape[-1]
+    positions = torch.arange(n, device=self.device)
+    named = index.movedim(dim, -1).unsqueeze(-1) == positions
+    zero = torch.zeros((), dtype=src.dtype, device=self.device)
+    added = torch.where(named, src.movedim(dim, -1).unsqueeze(-1), zero).sum(-2)
+    return (target + added.to(target.dtype)).movedim(-1, dim)
+
+
+def _cummax(self, dim):
+    """The running maximum and its index (torch-mlir lowers no cummax): each
+    prefix's maximum, the last position holding it (with NaNs, the last
+    NaN), and the value picked at that position by a comparison, so its
+    gradient goes to that one element as PyTorch's does."""
+    return _running_extreme(self, dim, largest=True)
+
+
+def _cummin(self, dim):
+    """The running minimum and its index, as cummax's."""
+    return _running_extreme(self, dim, largest=False)
 
 
 def _weight_norm_backward(grad_w, saved_v, saved_g, saved_norms, dim):
@@ -629,6 +725,10 @@ def scatter_free_decompositions():
              aten.as_strided_scatter.default: _as_strided_scatter,
              aten.index_put.default: _index_put,
              aten.cumsum.default: _cumsum,
+             aten.logcumsumexp.default: _logcumsumexp,
+             aten.scatter_add.default: _scatter_add,
+             aten.cummax.default: _cummax,
+             aten.cummin.default: _cummin,
              aten.diagonal_scatter.default: _diagonal_scatter,
              aten.roll.default: _roll,
              aten.constant_pad_nd.default: _constant_pad_nd,
@@ -644,6 +744,41 @@ def export_decompositions():
     """torch-mlir's decomposition table with the ones above on top."""
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
     return {**get_decomposition_table(), **scatter_free_decompositions()}
+
+
+@contextlib.contextmanager
+def above_autograd():
+    """A context in which ops whose gradient torch-mlir cannot lower are
+    replaced, before autograd sees them, by PyTorch's decompositions of
+    their forward (torch._decomp), so that the backward is the gradient of
+    ops it lowers: grid_sample (2-D) becomes gathers, and its gradient
+    index_put additions."""
+    import torch
+    from torch._decomp import decomposition_table
+
+    import torch.nn.functional as F
+
+    grid_sampler_2d = decomposition_table[torch.ops.aten.grid_sampler_2d.default]
+    modes = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+    paddings = {"zeros": 0, "border": 1, "reflection": 2}
+
+    def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+        return grid_sampler_2d(input, grid, modes[mode], paddings[padding_mode],
+                               bool(align_corners))
+
+    class Mode(torch.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            if args and getattr(args[0], "ndim", 0) == 4:
+                if func is F.grid_sample and kwargs.get("mode", args[2] if len(args) > 2
+                                                        else "bilinear") in modes:
+                    return grid_sample(*args, **kwargs)
+                if func in (torch.grid_sampler, torch.grid_sampler_2d):
+                    return grid_sampler_2d(*args, **kwargs)
+            return func(*args, **kwargs)
+
+    with Mode():
+        yield
 
 
 def pytorch_fallback(op_name):

@@ -582,7 +582,7 @@ def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from . import random, scalars
     from .attention import fused_attention
-    from .decompositions import export_decompositions
+    from .decompositions import above_autograd, export_decompositions
 
     example_inputs = tuple(example_inputs)
     targets = tuple(targets)
@@ -612,7 +612,7 @@ def _export(model, example_inputs, loss_fn, targets, func_name, loss_scale, fuse
         module = _step_module(model, loss_fn, trainable, frozen + buffers, len(example_inputs),
                               autocast, scaled=loss_scale)
         with sdpa_kernel(SDPBackend.MATH), torch._C._DisableAutocast(), \
-                (fused_attention() if fuse else contextlib.nullcontext()), \
+                (fused_attention() if fuse else contextlib.nullcontext()), above_autograd(), \
                 (_compiling() if specialized else contextlib.nullcontext()), \
                 (scalars.replaying(specialized["reads"]) if replay
                  else contextlib.nullcontext()):

@@ -47,7 +47,10 @@ def document():
         "3. PyTorch's decomposition (`torch._decomp`) of any other op torch-mlir fails on:",
         "   the export traces again with it, one op at a time (`pytorch_fallback`);",
         "",
-        "and what remains is lowered by torch-mlir's FX importer and its",
+        "and, before autograd records the forward, `decompositions.above_autograd`: "
+        + _first_sentence(decompositions.above_autograd),
+        "",
+        "What remains is lowered by torch-mlir's FX importer and its",
         "`torch-backend-to-linalg-on-tensors` pipeline. An op none of these takes fails the",
         "export with its name, the module that called it and the source line.",
         "",
