@@ -372,6 +372,18 @@ Value getSwappedSource(Value value) {
   return transpose.getInput();
 }
 
+/// The only user of `op`'s result when it is a linalg.transpose on tensors
+/// swapping the first two of four dimensions.
+Operation *getOnlySwappingUser(Operation *op) {
+  if (!op->hasOneUse())
+    return nullptr;
+  Operation *user = *op->user_begin();
+  if (!isa<linalg::TransposeOp>(user) ||
+      getSwappedSource(user->getResult(0)) != op->getResult(0))
+    return nullptr;
+  return user;
+}
+
 /// NCHW input, FCHW filter: patches as (C*KH*KW) x (N*OH*OW) (in chunks of
 /// images), the product filters x patches as (F) x (N*OH*OW), transposed
 /// back to NCHW.
@@ -512,6 +524,16 @@ struct NchwConvolutionAsGemm
       auto grid = tensor::ExpandShapeOp::create(
           rewriter, loc, RankedTensorType::get({f, n, oh, ow}, element),
           product, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+      if (Operation *swap = getOnlySwappingUser(conv)) {
+        // The output's only reader swaps it back (a weight gradient's
+        // (C, F, KH, KW) into the filters' (F, C, KH, KW)): the product is
+        // already laid out that way; neither transpose is made.
+        CkptDialect::copyAnnotations(swap, product.getDefiningOp());
+        takeAnnotations(conv, created, grid.getResult());
+        rewriter.replaceOp(swap, grid.getResult());
+        rewriter.eraseOp(conv);
+        return success();
+      }
       auto empty = tensor::EmptyOp::create(rewriter, loc, out, element);
       auto back = linalg::TransposeOp::create(rewriter, loc, grid.getResult(),
                                               empty.getResult(),

@@ -54,6 +54,17 @@ CASES = [
     ("swapped", 3, 4, 20, 20, 5, 16, 1, 1, "f32", False),
     ("swapped", 2, 3, 33, 33, 4, 16, 1, 2, "f64", True),
     ("swapped", 2, 3, 9, 9, 4, 3, 1, 1, "f32", False),
+    # Inputs read through a zero pad of rows and columns (layout suffix
+    # -padLH: L before, H after), as importers write padded convolutions;
+    # with a transposed input (a weight gradient's), strided, dilated, taps
+    # that read only padding.
+    ("nchw-pad11", 2, 3, 9, 9, 4, 3, 1, 1, "f32", True),
+    ("nchw-pad11", 3, 2, 16, 16, 4, 3, 1, 1, "f64", False),
+    ("nchw-pad02", 2, 3, 8, 9, 4, 3, 2, 1, "f32", False),
+    ("nchw-pad22", 2, 2, 7, 7, 3, 3, 3, 2, "f64", True),
+    ("nchw-pad33", 2, 3, 16, 16, 4, 7, 2, 1, "f32", False),
+    ("swapped-pad11", 3, 4, 14, 14, 5, 16, 1, 1, "f32", False),
+    ("swapped-pad11", 2, 3, 9, 9, 4, 3, 1, 1, "f64", False),
     # Depthwise (f = c, one filter per channel): loops with the output
     # columns innermost (ckpt-interchange-window-loops), stride 1 and 2.
     ("depthwise", 2, 6, 12, 12, 6, 3, 1, 1, "f32", False),
@@ -66,10 +77,22 @@ def window(case):
     return case[11] if len(case) > 11 else None
 
 
+def padding(layout):
+    """The rows' and columns' zero padding (before, after) a layout's
+    -padLH suffix names, and the layout without it."""
+    base, _, pad = layout.partition("-pad")
+    return base, ((int(pad[0]), int(pad[1])) if pad else (0, 0))
+
+
 def shapes(case, whole=False):
     """Input, filter and output shapes; the output the window read unless
     `whole`."""
     layout, n, c, h, w, f, k, s, d = case[:9]
+    layout, (low, high) = padding(layout)
+    if low or high:
+        h, w = h + low + high, w + low + high
+        x, wt, y = shapes((layout, n, c, h, w, f, k, s, d) + tuple(case[9:]), whole)
+        return (x[:2] + (x[2] - low - high, x[3] - low - high)), wt, y
     oh, ow = (h - d * (k - 1) - 1) // s + 1, (w - d * (k - 1) - 1) // s + 1
     if window(case) is not None and not whole:
         oh, ow = window(case), window(case)
@@ -88,7 +111,7 @@ def tensor(shape, dtype):
 
 
 def module(case, name):
-    layout = case[0]
+    layout, (low, high) = padding(case[0])
     s, d, dtype, bias = case[7:11]
     x, w, y = shapes(case, whole=True)
     kept = shapes(case)[2]
@@ -108,6 +131,16 @@ def module(case, name):
                      f"permutation = [1, 0, 2, 3]\n")
         operands = "%xt, %wt"
         x, w = swap(x), swap(w)
+    if low or high:
+        padded = x[:2] + (x[2] + low + high, x[3] + low + high)
+        source = operands.split(",")[0]
+        body += (f"  %zp = arith.constant 0.0 : {dtype}\n"
+                 f"  %xp = tensor.pad {source} low[0, 0, {low}, {low}] high[0, 0, {high}, {high}] "
+                 f"{{\n  ^bb0(%i: index, %j: index, %k: index, %l: index):\n"
+                 f"    tensor.yield %zp : {dtype}\n  }} : {tensor(x, dtype)} to "
+                 f"{tensor(padded, dtype)}\n")
+        operands = "%xp," + operands.split(",")[1]
+        x = padded
     if bias:
         # The bias has the whole output's shape; only its window is read.
         args += f", %b: {tensor(y, dtype)}"
@@ -133,8 +166,12 @@ def module(case, name):
 
 def reference(case, x, w, b):
     layout, n, c, h, wd, f, k, s, d = case[:9]
+    layout, (low, high) = padding(layout)
     if layout == "swapped":
         x, w = x.transpose(1, 0, 2, 3), w.transpose(1, 0, 2, 3)
+    if low or high:
+        x = numpy.pad(x, ((0, 0), (0, 0), (low, high), (low, high)))
+        h, wd = h + low + high, wd + low + high
     if layout == "nhwc":
         x, w = x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1)
     if layout == "depthwise":

@@ -250,6 +250,32 @@ func.func @weight_gradient_of_transposes(%x: tensor<2x3x18x18xf32>, %g: tensor<2
 
 // -----
 
+// The same weight gradient swapped back into the filters' layout (what the
+// decomposition does with it): the product, (F) x (C*KH*KW), is that
+// layout already, so no transpose is made at all.
+// CHECK-LABEL: func.func @weight_gradient_in_filter_layout
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[L:.*]] = scf.for
+// CHECK:         %[[W:.*]] = tensor.expand_shape %[[L]] {{\[}}[0], [1, 2, 3]] output_shape [4, 3, 3, 3] : tensor<4x27xf32> into tensor<4x3x3x3xf32>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return %[[W]]
+func.func @weight_gradient_in_filter_layout(%x: tensor<2x3x18x18xf32>, %g: tensor<2x4x16x16xf32>) -> tensor<4x3x3x3xf32> {
+  %cst = arith.constant 0.0 : f32
+  %ex = tensor.empty() : tensor<3x2x18x18xf32>
+  %xt = linalg.transpose ins(%x : tensor<2x3x18x18xf32>) outs(%ex : tensor<3x2x18x18xf32>) permutation = [1, 0, 2, 3]
+  %eg = tensor.empty() : tensor<4x2x16x16xf32>
+  %gt = linalg.transpose ins(%g : tensor<2x4x16x16xf32>) outs(%eg : tensor<4x2x16x16xf32>) permutation = [1, 0, 2, 3]
+  %e = tensor.empty() : tensor<3x4x3x3xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<3x4x3x3xf32>) -> tensor<3x4x3x3xf32>
+  %dw = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%xt, %gt : tensor<3x2x18x18xf32>, tensor<4x2x16x16xf32>) outs(%z : tensor<3x4x3x3xf32>) -> tensor<3x4x3x3xf32>
+  %ew = tensor.empty() : tensor<4x3x3x3xf32>
+  %w = linalg.transpose ins(%dw : tensor<3x4x3x3xf32>) outs(%ew : tensor<4x3x3x3xf32>) permutation = [1, 0, 2, 3]
+  return %w : tensor<4x3x3x3xf32>
+}
+
+// -----
+
 // Left alone: bf16 (BLAS has no bf16 GEMM), grouped convolutions, dynamic
 // shapes.
 // CHECK-LABEL: func.func @left_alone

@@ -482,7 +482,9 @@ def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
       source, and, where the filters' window has at least 256 taps (the
       output gradient's grid), one channel (image) at a time whose filter
       columns are a block of the source, (F) x (KH*KW). The transposes are
-      then left without users.
+      then left without users; and where the output's only reader swaps it
+      back (into the filters' layout), the product, which is laid out that
+      way, replaces the reader: no transpose is made at all.
 
     It runs on tensors, before the memory analysis, so the patch tensor (of
     the whole batch or of one chunk), alive only between its copy and the
