@@ -37,8 +37,10 @@ import time
 CONFIGS = {
     "gpt2": ("gpt2-sdpa", dict(batch=8, seq=128, n_layer=4, n_embd=128, n_head=4, vocab=512),
              dict(batch=2, seq=16, n_layer=2, n_embd=16, n_head=2, vocab=32)),
-    "llama": ("llama", dict(batch=8, seq=128, vocab=512),
-              dict(batch=2, seq=16, vocab=32)),
+    "llama": ("llama-wide", dict(batch=8, seq=128, vocab=512, hidden_size=128,
+                                 intermediate_size=256, num_hidden_layers=4),
+              dict(batch=2, seq=16, vocab=32, hidden_size=16, intermediate_size=32,
+                   num_hidden_layers=2)),
     "resnet18": ("resnet18", dict(batch=16, size=64), dict(batch=2, size=32)),
 }
 LEARNING_RATE = 1e-3
@@ -68,11 +70,18 @@ class Progress:
 
 def build_model(name, tiny=False):
     """The demo's `name` model: (model, inputs, targets, loss_fn)."""
-    from .torch.zoo import ZOO
+    from .torch import zoo
     if name not in CONFIGS:
         raise ValueError(f"unknown model '{name}'; expected one of {', '.join(CONFIGS)}")
     family, sizes, tiny_sizes = CONFIGS[name]
-    return ZOO[family](**(tiny_sizes if tiny else sizes))
+    sizes = tiny_sizes if tiny else sizes
+    if family == "llama-wide":
+        # The zoo's Llama with its widths and depth chosen here.
+        return zoo._language_model(
+            "LlamaConfig", "LlamaForCausalLM", num_attention_heads=4, num_key_value_heads=2,
+            max_position_embeddings=256, bos_token_id=0, eos_token_id=0, pad_token_id=0,
+            **sizes)
+    return zoo.ZOO[family](**sizes)
 
 
 def resident_bytes(model, inputs, targets):
