@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Transforms/FillValue.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -108,31 +109,6 @@ Value copyPatches(OpBuilder &builder, Location loc, Value input,
   return matrix;
 }
 
-/// The value `init` is filled with, when it is a fill: a linalg.fill, its
-/// generic form (upstream's isaFillOpInterface: a scalar input), or the
-/// generic the fusion makes of one (no inputs, every element the same value
-/// from outside its body).
-Value getFillValue(Value init) {
-  if (auto fill = init.getDefiningOp<linalg::FillOp>())
-    return fill.getInputs()[0];
-  auto generic = init.getDefiningOp<linalg::GenericOp>();
-  if (!generic)
-    return Value();
-  if (std::optional<Value> value = linalg::isaFillOpInterface(generic))
-    return *value;
-  if (generic.getNumDpsInputs() != 0 || generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !generic.getIndexingMapsArray()[0].isIdentity())
-    return Value();
-  Block &body = generic.getRegion().front();
-  if (body.getOperations().size() != 1)
-    return Value();
-  Value yielded = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
-  if (yielded.getParentRegion() == &generic.getRegion())
-    return Value();
-  return yielded;
-}
-
 /// The GEMM of a convolution: the filters (as a matrix) times the patches of
 /// the input, or the patches times the filters, accumulated into a tensor
 /// whose dimension `imageDim` runs over the images, `imageExtent` entries
@@ -171,12 +147,6 @@ struct PatchProduct {
   /// transposed.
   bool imagesInPlace = false;
 };
-
-/// The slice of the convolution's input that keeps every dimension whole
-/// but `dim` (0: images, 1: channels), from `offset`, `size` entries: of
-/// `input` itself, or of the transpose's source it is read through.
-Value sliceInput(OpBuilder &builder, Location loc, const PatchProduct &gemm,
-                 Value input, unsigned dim, OpFoldResult offset, int64_t size);
 
 /// Entries (images or input channels) per chunk: the most whose patches
 /// take at most `patchBytes`, as a divisor of `count` so that every chunk
@@ -227,6 +197,9 @@ Value sliceAlong(OpBuilder &builder, Location loc, Value tensor, unsigned dim,
                                         unit);
 }
 
+/// The slice of the convolution's input that keeps every dimension whole
+/// but `dim` (0: images, 1: channels), from `offset`, `size` entries: of
+/// `input` itself, or of the transpose's source it is read through.
 Value sliceInput(OpBuilder &builder, Location loc, const PatchProduct &gemm,
                  Value input, unsigned dim, OpFoldResult offset, int64_t size) {
   if (gemm.inputTransposed && dim < 2)

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Transforms/FillValue.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -53,26 +54,13 @@ Value cloneEmptyBefore(OpBuilder &builder, Operation *empty, Operation *user) {
   return clone->getResult(0);
 }
 
-/// Whether \p op fills a tensor.empty with one value: a linalg.fill, or
-/// the generic that generalization and fusion make of one (no inputs, one
-/// init, every loop parallel, the body yielding a value from outside).
+/// Whether \p op fills a tensor.empty with one value, in any of the forms
+/// getFillValue recognizes (the fusion makes generics of fills).
 bool isFillOfEmpty(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
-      op.getNumDpsInits() != 1 ||
-      !op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
-    return false;
-  if (isa<linalg::FillOp>(op))
-    return true;
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic || generic.getNumDpsInputs() != 0 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !generic.getIndexingMapsArray()[0].isIdentity())
-    return false;
-  Block &body = generic.getRegion().front();
-  if (body.getOperations().size() != 1)
-    return false;
-  Value yielded = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
-  return yielded.getParentRegion() != &generic.getRegion();
+  return op.hasPureTensorSemantics() && op->getNumResults() == 1 &&
+         op.getNumDpsInits() == 1 &&
+         op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() &&
+         getFillValue(op->getResult(0));
 }
 
 struct PrivatizeInitsPass
