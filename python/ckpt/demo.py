@@ -191,13 +191,11 @@ def run(model_name="gpt2", budgets=("none", "0.5", "min"), steps=20, tiny=False,
     if threads is not None:
         torch.set_num_threads(threads)
     model, inputs, targets, loss_fn = build_model(model_name, tiny)
-    initial = copy.deepcopy(model.state_dict())
     progress = Progress((2 + len(budgets)) * steps, progress_stream)
 
     def fresh():
-        copy_ = copy.deepcopy(model)
-        copy_.load_state_dict(initial)
-        return copy_
+        # `model` itself never trains: each variant gets a copy of it.
+        return copy.deepcopy(model)
 
     rows = []
     torch.manual_seed(0)

@@ -283,12 +283,8 @@ def _cumsum(self, dim, dtype=None):
                           and not self.dtype.is_complex):
         dtype = torch.int64
     x = self.to(dtype) if dtype is not None else self
-    x = x.movedim(dim, -1)
-    n = x.shape[-1]
-    positions = torch.arange(n, device=self.device)
-    earlier = positions.view(n, 1) >= positions.view(1, n)
-    zero = torch.zeros((), dtype=x.dtype, device=self.device)
-    return torch.where(earlier, x.unsqueeze(-2), zero).sum(-1).movedim(-1, dim)
+    _, _, prefixes = _prefix_rows(x, dim, 0)
+    return prefixes.sum(-1).movedim(-1, dim)
 
 
 def _prefix_rows(self, dim, fill):
@@ -322,9 +318,10 @@ def _logcumsumexp(self, dim):
 def _running_extreme(self, dim, largest):
     """cummax (`largest`) or cummin along `dim`: each prefix's extreme and
     the index PyTorch's kernel returns (the last position holding it; with
-    NaNs, the last NaN). The values are gathered at those indices, so the
-    gradient goes to that one element, as PyTorch's scatter does, not
-    spread over ties as a max's gradient would be."""
+    NaNs, the last NaN). The values are picked at those indices by a
+    comparison, so the gradient goes to that one element, as PyTorch's
+    scatter does, not spread over ties as a max's gradient would be (and
+    no gather, whose gradient would be a scatter_add)."""
     import torch
     if self.dim() == 0:
         return NotImplemented
@@ -336,16 +333,12 @@ def _running_extreme(self, dim, largest):
         fill = info.min if largest else info.max
     x, earlier, prefixes = _prefix_rows(self.detach(), dim, fill)
     extreme = (torch.amax if largest else torch.amin)(prefixes, dim=-1, keepdim=True)
-    columns = prefixes
-    holds = columns == extreme
+    holds = prefixes == extreme
     if self.dtype.is_floating_point:
-        holds = holds | (torch.isnan(columns) & torch.isnan(extreme))
-    n = x.shape[-1]
-    positions = torch.arange(n, device=self.device).expand_as(columns)
+        holds = holds | (torch.isnan(prefixes) & torch.isnan(extreme))
+    positions = torch.arange(x.shape[-1], device=self.device).expand_as(prefixes)
     minus_one = torch.full((), -1, dtype=positions.dtype, device=self.device)
     indices = torch.where(earlier & holds, positions, minus_one).amax(dim=-1)
-    # The selected element of each prefix, picked by a comparison rather
-    # than gathered: a gather's gradient is a scatter_add.
     picked = positions == indices.unsqueeze(-1)
     zero = torch.zeros((), dtype=self.dtype, device=self.device)
     values = torch.where(picked, self.movedim(dim, -1).unsqueeze(-2), zero).sum(-1)
