@@ -49,6 +49,9 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   generalizeAndFuse.fuseElementwise = options.fuseElementwise;
   generalizeAndFuse.keepConvolutions = options.convolutionsToGemm;
   pm.addPass(createGeneralizeAndFusePass(generalizeAndFuse));
+  // Pools' windows read their input through bounds checks, not a padded
+  // copy (generics since the generalization).
+  pm.addPass(createFoldPoolingPadsPass());
   // Again: the fusion's folding and CSE make one fill of the fills that
   // were reshaped views of one tensor before (a grouped convolution's
   // forward and its gradients' accumulators), which would be one buffer

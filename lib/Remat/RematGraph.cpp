@@ -198,7 +198,12 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
 
   // Group the top-level ops: the ops defining the values of one allocated
   // buffer belong together. (Views of arguments stay apart: the caller owns
-  // the buffer.)
+  // the buffer.) A value defined inside a loop's body that is a view of a
+  // buffer from outside it (a chunk of the images a convolution's loop
+  // multiplies) only reads that buffer: tensors leave a loop through its
+  // results alone, so a loop that writes into a buffer has a result in it.
+  // Grouping the loop with what it reads would join unrelated buffers,
+  // from the forward to the backward, into one node.
   llvm::EquivalenceClasses<Operation *> groups;
   for (Operation *op : points)
     if (!op->hasTrait<OpTrait::IsTerminator>() && !isConstantLike(op))
@@ -211,7 +216,11 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
       Operation *def = value.getDefiningOp();
       if (!def)
         continue;
-      def = getTopLevelOp(func, def);
+      Operation *topLevel = getTopLevelOp(func, def);
+      if (topLevel != def && buffer.root.getDefiningOp() &&
+          getTopLevelOp(func, buffer.root.getDefiningOp()) != topLevel)
+        continue;
+      def = topLevel;
       if (!groups.contains(def))
         continue;
       if (leader)

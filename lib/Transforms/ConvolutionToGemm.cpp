@@ -146,6 +146,15 @@ struct PatchProduct {
   /// block of it, so neither the initial value nor the result is
   /// transposed.
   bool imagesInPlace = false;
+  /// The filter matrix is stored transposed, (C*KH*KW) x (F): a 1x1
+  /// convolution's filters that are a (1, 0, 2, 3) transpose of another
+  /// tensor (an input gradient's: the forward filters with their two
+  /// channel dimensions swapped), which the product reads where they are.
+  bool filterTransposed = false;
+  /// The patches of one image are the image itself, (C) x (H*W): a 1x1
+  /// window at stride 1 on an NCHW input read where it is; nothing is
+  /// copied.
+  bool patchesAreInput = false;
 };
 
 /// Entries (images or input channels) per chunk: the most whose patches
@@ -156,6 +165,26 @@ int64_t chooseChunk(int64_t count, int64_t bytesPerEntry, int64_t patchBytes) {
     if (count % chunk == 0 && chunk * bytesPerEntry <= patchBytes)
       return chunk;
   return 1;
+}
+
+/// Patch bytes under which a convolution's patches are never split for
+/// their size relative to the convolution: too few to matter for the peak,
+/// and chunks would only make the products narrower.
+constexpr int64_t kSmallPatchBytes = 64 * 1024;
+
+/// The most bytes of patches a convolution builds at once: `patchBytes`,
+/// and no more than the larger of its input and output (or
+/// kSmallPatchBytes), so that a chunk's patches, alive beside both, at most
+/// double what the convolution itself holds; on a small network the whole
+/// batch's patches (nine times a 3x3 convolution's input) would otherwise
+/// be the largest tensor of the step, beyond the reach of any
+/// recomputation.
+int64_t patchLimit(const Convolution &conv, int64_t patchBytes) {
+  int64_t elementBytes = conv.output.getElementTypeBitWidth() / 8;
+  int64_t activation =
+      std::max(conv.input.getNumElements(), conv.output.getNumElements()) *
+      elementBytes;
+  return std::min(patchBytes, std::max(activation, kSmallPatchBytes));
 }
 
 /// The smaller of a GEMM's two dimensions other than the filters': what
@@ -170,14 +199,32 @@ int64_t narrowSide(int64_t columns, int64_t depth) {
 Value multiplyChunk(OpBuilder &builder, Location loc, const PatchProduct &gemm,
                     Value images, Value filterMatrix, Value accumulator,
                     SmallVectorImpl<Operation *> &created) {
-  Value patches =
-      copyPatches(builder, loc, images, gemm.patchShape, gemm.read, created);
+  Value patches = gemm.patchesAreInput
+                      ? tensor::CollapseShapeOp::create(
+                            builder, loc, images,
+                            ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}})
+                            .getResult()
+                      : copyPatches(builder, loc, images, gemm.patchShape,
+                                    gemm.read, created);
   SmallVector<Value, 2> inputs = {filterMatrix, patches};
   if (gemm.patchesLeft)
     std::swap(inputs[0], inputs[1]);
+  SmallVector<NamedAttribute, 1> attributes;
+  if (gemm.filterTransposed) {
+    // (m, n, k): A read as A[k, m].
+    MLIRContext *context = builder.getContext();
+    AffineExpr m, n, k;
+    bindDims(context, m, n, k);
+    auto map = [&](ArrayRef<AffineExpr> results) -> Attribute {
+      return AffineMapAttr::get(AffineMap::get(3, 0, results, context));
+    };
+    attributes.push_back(builder.getNamedAttr(
+        "indexing_maps",
+        builder.getArrayAttr({map({k, m}), map({k, n}), map({m, n})})));
+  }
   auto product =
       linalg::MatmulOp::create(builder, loc, TypeRange{accumulator.getType()},
-                               inputs, ValueRange{accumulator});
+                               inputs, ValueRange{accumulator}, attributes);
   created.push_back(product);
   return product.getResult(0);
 }
@@ -335,23 +382,40 @@ Value multiplyPatches(OpBuilder &builder, Location loc,
 /// product of one image's block is wide or deep enough for a BLAS.
 constexpr int64_t kMinBlockColumns = 256;
 
-/// The source of `value` when `value` is a linalg.transpose on tensors
-/// swapping the first two of four dimensions.
+/// The source of `value` when `value` is a copy on tensors swapping the
+/// first two of four dimensions: a linalg.transpose, or the linalg.generic
+/// it becomes once generalized (one input read through the permutation,
+/// the identity on the output, a body yielding the input).
 Value getSwappedSource(Value value) {
-  auto transpose = value.getDefiningOp<linalg::TransposeOp>();
-  if (!transpose || !transpose.hasPureTensorSemantics() ||
-      transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2, 3})
+  if (auto transpose = value.getDefiningOp<linalg::TransposeOp>()) {
+    if (!transpose.hasPureTensorSemantics() ||
+        transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2, 3})
+      return Value();
+    return transpose.getInput();
+  }
+  auto copy = value.getDefiningOp<linalg::GenericOp>();
+  if (!copy || !copy.hasPureTensorSemantics() || copy.getNumDpsInputs() != 1 ||
+      copy.getNumDpsInits() != 1 || copy.getNumLoops() != 4 ||
+      copy.getNumReductionLoops() != 0)
     return Value();
-  return transpose.getInput();
+  MLIRContext *context = copy.getContext();
+  AffineMap swap =
+      AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0, 2, 3}, context);
+  SmallVector<AffineMap> maps = copy.getIndexingMapsArray();
+  auto yield = cast<linalg::YieldOp>(copy.getBody()->getTerminator());
+  if (maps[0] != swap || !maps[1].isIdentity() || yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != copy.getBody()->getArgument(0))
+    return Value();
+  return copy.getDpsInputs()[0];
 }
 
-/// The only user of `op`'s result when it is a linalg.transpose on tensors
-/// swapping the first two of four dimensions.
+/// The only user of `op`'s result when it is a copy on tensors swapping the
+/// first two of four dimensions.
 Operation *getOnlySwappingUser(Operation *op) {
   if (!op->hasOneUse())
     return nullptr;
   Operation *user = *op->user_begin();
-  if (!isa<linalg::TransposeOp>(user) ||
+  if (user->getNumResults() != 1 ||
       getSwappedSource(user->getResult(0)) != op->getResult(0))
     return nullptr;
   return user;
@@ -409,10 +473,14 @@ struct NchwConvolutionAsGemm
                                    : ArrayRef<AffineExpr>{dn, dc, row, column},
                                context);
     gemm.batch = n;
-    gemm.chunk =
-        chooseChunk(n, c * kh * kw * oh * ow * elementBytes, patchBytes);
+    int64_t limit = patchLimit(*matched, patchBytes);
+    gemm.chunk = chooseChunk(n, c * kh * kw * oh * ow * elementBytes, limit);
     gemm.patchShape = {c, kh, kw, gemm.chunk, oh, ow};
-    if (filterSource && kh * kw >= kMinBlockColumns) {
+    // A 1x1 window at stride 1 over the input as it is stored: each
+    // image's patches are the image.
+    bool pointwise = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
+                     !gemm.inputTransposed;
+    if (filterSource && (kh * kw >= kMinBlockColumns || oh * ow == 1)) {
       // The filters are a transposed activation-sized tensor (a weight
       // gradient's output gradient): one channel (image) at a time, whose
       // filter columns are a block of the source, (F) x (KH*KW), deep
@@ -421,7 +489,7 @@ struct NchwConvolutionAsGemm
       gemm.chunk = 1;
       gemm.filterSource = filterSource;
       gemm.patchShape = {1, kh, kw, n, oh, ow};
-    } else if (n > 1 && oh * ow >= kMinBlockColumns) {
+    } else if (n > 1 && (oh * ow >= kMinBlockColumns || pointwise)) {
       // One image at a time into its block of the output as laid out:
       // products (F) x (OH*OW) wide enough for a BLAS, and neither the
       // initial value nor the output transposed (two copies of an
@@ -436,7 +504,7 @@ struct NchwConvolutionAsGemm
       // the kernel). Chunks of channels keep every column and split the
       // depth instead; they are taken where that leaves the wider GEMM.
       int64_t channelChunk =
-          chooseChunk(c, kh * kw * n * oh * ow * elementBytes, patchBytes);
+          chooseChunk(c, kh * kw * n * oh * ow * elementBytes, limit);
       if (narrowSide(n * oh * ow, channelChunk * kh * kw) >
           narrowSide(gemm.chunk * oh * ow, c * kh * kw)) {
         gemm.chunkChannels = true;
@@ -444,14 +512,24 @@ struct NchwConvolutionAsGemm
         gemm.patchShape = {channelChunk, kh, kw, n, oh, ow};
       }
     }
+    gemm.patchesAreInput =
+        pointwise && !gemm.chunkChannels && (gemm.imagesInPlace || n == 1);
     gemm.patchesLeft = false;
     gemm.imageDim = 1;
     gemm.imageExtent = oh * ow;
     Value filterMatrix;
-    if (!gemm.filterSource)
+    if (filterSource && !gemm.filterSource && kh == 1 && kw == 1) {
+      // The filters' source, (C, F, 1, 1), as the (C) x (F) matrix the
+      // product reads transposed.
+      gemm.filterTransposed = true;
+      filterMatrix = tensor::CollapseShapeOp::create(
+          rewriter, loc, filterSource,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    } else if (!gemm.filterSource) {
       filterMatrix = tensor::CollapseShapeOp::create(
           rewriter, loc, conv.getInputs()[1],
           ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    }
 
     // The initial value as (F, N*OH*OW): a fill is made anew at that shape,
     // anything else is transposed (N, F, OH, OW) -> (F, N, OH, OW); images
@@ -558,8 +636,8 @@ struct NhwcConvolutionAsGemm
                                 dow * strides[1] + dkw * dilations[1], dc},
                                context);
     gemm.batch = n;
-    gemm.chunk =
-        chooseChunk(n, c * kh * kw * oh * ow * elementBytes, patchBytes);
+    gemm.chunk = chooseChunk(n, c * kh * kw * oh * ow * elementBytes,
+                             patchLimit(*matched, patchBytes));
     gemm.patchShape = {gemm.chunk, oh, ow, kh, kw, c};
     gemm.patchesLeft = true;
     gemm.imageDim = 0;

@@ -10,9 +10,12 @@
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -28,6 +31,59 @@ using namespace mlir;
 using namespace mlir::ckpt;
 
 namespace {
+
+/// Whether `op` is an elementwise linalg.generic that is cheap to repeat in
+/// each of its readers: one op per element on a tensor of its own shape,
+/// read element for element, that either widens its float type (an f32
+/// activation extended to f64 for BatchNorm's statistics) or adds,
+/// subtracts or multiplies a broadcast value (an activation centered on
+/// its per-channel mean). Kept apart, it is a tensor of the activation's
+/// size (or wider) alive beside the activation between its readers; fused,
+/// each reader reads the activation instead.
+bool isCheapToRepeat(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity() ||
+      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
+    return false;
+  Block *body = generic.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (body->getOperations().size() != 2 || yield.getNumOperands() != 1)
+    return false;
+  Operation *payload = yield.getOperand(0).getDefiningOp();
+  if (!payload || payload->getBlock() != body)
+    return false;
+  // The role of each operand of the payload op: a block argument of an
+  // input read element for element, or of one read through a broadcast.
+  unsigned whole = 0, broadcast = 0;
+  for (Value operand : payload->getOperands()) {
+    auto argument = dyn_cast<BlockArgument>(operand);
+    if (!argument || argument.getOwner() != body)
+      return false;
+    AffineMap map = generic.getMatchingIndexingMap(
+        generic.getDpsInputOperand(argument.getArgNumber()));
+    if (map.isIdentity())
+      ++whole;
+    else if (map.isProjectedPermutation(/*allowZeroInResults=*/true) &&
+             llvm::any_of(map.getResults(), [](AffineExpr expr) {
+               return isa<AffineConstantExpr>(expr);
+             }))
+      ++broadcast;
+    else if (map.isProjectedPermutation() &&
+             map.getNumResults() < map.getNumDims())
+      ++broadcast;
+    else
+      return false;
+  }
+  // Only a widening: repeated, a rounding would be as exact, but a GEMM
+  // reader that took the wide operand for its own would skip it.
+  if (isa<arith::ExtFOp>(payload))
+    return whole == 1 && broadcast == 0;
+  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(payload) &&
+         whole == 1 && broadcast == 1;
+}
 
 /// Copies the `ckpt.*` discardable attributes of every replaced op onto the
 /// op defining its replacement values, without overwriting annotations the
@@ -51,6 +107,51 @@ struct AnnotationCarrier : public RewriterBase::Listener {
     for (Region &region : replacement->getRegions())
       region.walk(
           [](Operation *payload) { CkptDialect::removeAnnotations(payload); });
+  }
+};
+
+/// Whether `op` is a linalg op that a GEMM lowering may take for a
+/// contraction.
+bool isContraction(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalg::isaContractionOpInterface(linalgOp);
+}
+
+/// A linalg.generic that reads every element of a tensor of its own type at
+/// its own position (`tensor.extract %src[i0, ..., 0, ...]`: an index of each
+/// loop, or 0 along a dimension of extent 1) is that tensor: the reversal
+/// of a 1x1 kernel's window, which importers write for every convolution's
+/// input gradient, copies the filters for nothing.
+struct FoldGatherOfOwnPositions : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumDpsInputs() != 0 || op.getNumDpsInits() != 1 ||
+        !op.hasPureTensorSemantics() ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !op.getIndexingMapsArray()[0].isIdentity())
+      return rewriter.notifyMatchFailure(op, "not an elementwise gather");
+    Block *body = op.getBody();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    auto extract = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    if (!extract || extract->getBlock() != body ||
+        extract.getTensor().getType() != resultType ||
+        extract.getTensor().getParentBlock() == body)
+      return rewriter.notifyMatchFailure(op, "not a gather of its own type");
+    for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
+      if (auto loopIndex = index.getDefiningOp<linalg::IndexOp>()) {
+        if (loopIndex.getDim() != dim)
+          return rewriter.notifyMatchFailure(op, "another position");
+        continue;
+      }
+      std::optional<int64_t> constant = getConstantIntValue(index);
+      if (!constant || *constant != 0 || resultType.getDimSize(dim) != 1)
+        return rewriter.notifyMatchFailure(op, "another position");
+    }
+    rewriter.replaceOp(op, extract.getTensor());
+    return success();
   }
 };
 
@@ -159,9 +260,16 @@ struct GeneralizeAndFusePass
     // and where the consumer broadcasts the operand (a loop the producer
     // does not have), every iteration of that loop adds again: wrong
     // results (test/Transforms/fuse-accumulating-producer.mlir).
+    // Except an op cheap to repeat in each of its readers (see
+    // isCheapToRepeat), into readers that are not contractions (whose
+    // GEMM lowerings take their operands' element types from the operands,
+    // not from casts in the payload).
     linalg::ControlFusionFn singleUse = [](OpOperand *fusedOperand) {
       Operation *producer = fusedOperand->get().getDefiningOp();
-      if (!producer || !producer->hasOneUse())
+      if (!producer)
+        return false;
+      if (!producer->hasOneUse() && (!isCheapToRepeat(producer) ||
+                                     isContraction(fusedOperand->getOwner())))
         return false;
       if (auto linalgProducer = dyn_cast<linalg::LinalgOp>(producer))
         for (OpOperand &init : linalgProducer.getDpsInitsMutable())
@@ -171,6 +279,7 @@ struct GeneralizeAndFusePass
     };
     RewritePatternSet fusion(context);
     fusion.add<FuseIntoAnnotatedConsumer>(context, singleUse);
+    fusion.add<FoldGatherOfOwnPositions>(context);
     linalg::populateElementwiseOpsFusionPatterns(fusion, singleUse);
     linalg::populateFoldReshapeOpsByExpansionPatterns(fusion, singleUse);
     affine::AffineApplyOp::getCanonicalizationPatterns(fusion, context);

@@ -164,6 +164,38 @@ def test_adaptive_pool_backward_equals_autograd(size, out):
         torch.autograd.grad(y, x, dy)[0])
 
 
+@pytest.mark.parametrize("window", [(3, 2, 1, 1, False), (3, 2, 0, 1, True), (2, 3, 1, 2, False),
+                                    (3, 1, 1, 1, False), (2, 2, 0, 1, False), (3, 3, 0, 1, True),
+                                    (1, 2, 0, 1, False)])
+@pytest.mark.parametrize("values", ["random", "relu", "ties", "nan", "-inf"])
+def test_max_pool_backward_routes_like_pytorch(window, values):
+    """The max pool's gradient finds each window's maximum again from the
+    input (not from the int64 indices): every output gradient goes to the
+    element PyTorch's indices name, with ties (ReLU zeros, rounded values:
+    the first maximum), NaN (the last NaN) and windows of -inf and padding.
+    Integral output gradients make every sum exact, so the comparison is
+    bit for bit."""
+    kernel, stride, padding, dilation, ceil_mode = window
+    torch.manual_seed(5)
+    x = torch.randn(2, 3, 9, 11, dtype=torch.float64)
+    if values == "relu":
+        x = torch.relu(x - 0.5)
+    elif values == "ties":
+        x = torch.round(x)
+    elif values == "nan":
+        x[0, 0, 2, 3] = x[1, 2, 4, 4] = x[1, 2, 4, 5] = float("nan")
+    elif values == "-inf":
+        x[:, :, :4, :4] = float("-inf")
+    x.requires_grad_()
+    y, indices = F.max_pool2d(x, kernel, stride, padding, dilation, ceil_mode=ceil_mode,
+                              return_indices=True)
+    dy = torch.randint(-8, 9, y.shape, dtype=torch.float64)
+    want = torch.autograd.grad(y, x, dy)[0]
+    got = decompositions._max_pool2d_backward(dy, x.detach(), [kernel] * 2, [stride] * 2,
+                                              [padding] * 2, [dilation] * 2, ceil_mode, indices)
+    assert torch.equal(got, want)
+
+
 def test_replication_pad_backward_equals_autograd():
     x = torch.randn(2, 3, 5, 6, dtype=torch.float64, requires_grad=True)
     y = F.pad(x, (1, 2, 3, 0), mode="replicate")

@@ -203,8 +203,36 @@ class ScansAndSampling(nn.Module):
         return self.head(torch.cat([scans[:, :, :72].flatten(1), picked.flatten(1)], 1))
 
 
+class PoolsAndPointwise(nn.Module):
+    """Max pools as CNN stems write them, read through bounds checks
+    instead of a padded copy (ckpt-fold-pooling-pads): padding 1 at stride
+    2 (ResNet), ceil_mode (SqueezeNet), dilated; after a ReLU, so windows
+    of zeros tie and the gradient goes to PyTorch's first maximum. Then 1x1
+    convolutions on small grids (their patches are the images, their input
+    gradient reads the filters transposed, their weight gradient the
+    output gradient one image at a time) with BatchNorm (whose f64
+    statistics and centered activation are repeated in their readers)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, padding=1)
+        self.squeeze = nn.Conv2d(8, 6, 1)
+        self.norm = nn.BatchNorm2d(6)
+        self.expand = nn.Conv2d(6, 12, 1, bias=False)
+        self.head = nn.Linear(12 * 2 * 2 + 8 * 4 * 4 + 8 * 3 * 3, 5)
+
+    def forward(self, x):
+        x = torch.relu(self.stem(x) - 0.3)
+        a = F.max_pool2d(x, 3, stride=2, padding=1)
+        b = F.max_pool2d(x, 3, stride=2, ceil_mode=True)
+        c = F.max_pool2d(x, 2, stride=3, padding=1, dilation=2)
+        y = self.expand(torch.relu(self.norm(self.squeeze(b))))
+        y = F.max_pool2d(y, 3, stride=3, ceil_mode=True)
+        return self.head(torch.cat([y.flatten(1), a.flatten(1), c.flatten(1)], 1))
+
+
 @pytest.mark.parametrize("name", ["cumsum", "avg-pool", "index-tables", "window-ops",
-                                  "scans-and-sampling"])
+                                  "scans-and-sampling", "pools-and-pointwise"])
 def test_export_gaps_train_like_float64(name):
     """Each construct exports, and its first step is as accurate as eager
     (TrainStep's float64 check); remat at 0.5 is bit-identical."""
@@ -226,6 +254,10 @@ def test_export_gaps_train_like_float64(name):
     elif name == "window-ops":
         model = WindowOps()
         inputs, targets = (torch.randn(4, 3, 5, 5),), (torch.randint(0, 5, (4,)),)
+        loss_fn = F.cross_entropy
+    elif name == "pools-and-pointwise":
+        model = PoolsAndPointwise().train()
+        inputs, targets = (torch.randn(4, 3, 8, 8),), (torch.randint(0, 5, (4,)),)
         loss_fn = F.cross_entropy
     else:
         model = ScansAndSampling()

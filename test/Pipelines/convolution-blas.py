@@ -65,6 +65,18 @@ CASES = [
     ("nchw-pad33", 2, 3, 16, 16, 4, 7, 2, 1, "f32", False),
     ("swapped-pad11", 3, 4, 14, 14, 5, 16, 1, 1, "f32", False),
     ("swapped-pad11", 2, 3, 9, 9, 4, 3, 1, 1, "f64", False),
+    # The same transposes as generalized ops (linalg.generic copies); a 1x1
+    # output (the kernel is the whole image: a 1x1 convolution's weight
+    # gradient) one image at a time however small the grid.
+    ("gswapped", 3, 4, 8, 8, 5, 8, 1, 1, "f32", False),
+    ("gswapped", 2, 6, 5, 7, 3, 5, 1, 1, "f64", True),
+    ("gswapped", 2, 3, 12, 12, 4, 3, 1, 1, "f32", False),
+    # Only the filters swapped (a 1x1 convolution's input gradient: the
+    # forward filters with their channel dimensions exchanged), read
+    # transposed by the product where they are; and a 3x3 one copied.
+    ("wswapped", 3, 8, 6, 6, 5, 1, 1, 1, "f32", True),
+    ("wswapped", 2, 4, 17, 17, 6, 1, 1, 1, "f64", False),
+    ("wswapped", 2, 4, 9, 9, 3, 3, 1, 1, "f32", False),
     # Depthwise (f = c, one filter per channel): loops with the output
     # columns innermost (ckpt-interchange-window-loops), stride 1 and 2.
     ("depthwise", 2, 6, 12, 12, 6, 3, 1, 1, "f32", False),
@@ -98,9 +110,11 @@ def shapes(case, whole=False):
         oh, ow = window(case), window(case)
     if layout == "nchw":
         return (n, c, h, w), (f, c, k, k), (n, f, oh, ow)
-    if layout == "swapped":
+    if layout in ("swapped", "gswapped"):
         # The arguments, stored with their first two dimensions swapped.
         return (c, n, h, w), (c, f, k, k), (n, f, oh, ow)
+    if layout == "wswapped":
+        return (n, c, h, w), (c, f, k, k), (n, f, oh, ow)
     if layout == "depthwise":
         return (n, c, h, w), (c, k, k), (n, c, oh, ow)
     return (n, h, w, c), (k, k, c, f), (n, oh, ow, f)
@@ -116,21 +130,36 @@ def module(case, name):
     x, w, y = shapes(case, whole=True)
     kept = shapes(case)[2]
     op = {"nchw": "linalg.conv_2d_nchw_fchw", "nhwc": "linalg.conv_2d_nhwc_hwcf",
-          "swapped": "linalg.conv_2d_nchw_fchw",
+          "swapped": "linalg.conv_2d_nchw_fchw", "gswapped": "linalg.conv_2d_nchw_fchw",
+          "wswapped": "linalg.conv_2d_nchw_fchw",
           "depthwise": "linalg.depthwise_conv_2d_nchw_chw"}[layout]
     args = f"%x: {tensor(x, dtype)}, %w: {tensor(w, dtype)}"
     init = "%b"
     body = ""
     operands = "%x, %w"
-    if layout == "swapped":
+    if layout in ("swapped", "gswapped", "wswapped"):
         swap = lambda shape: (shape[1], shape[0]) + tuple(shape[2:])  # noqa: E731
-        for value, shape in (("x", x), ("w", w)):
-            body += (f"  %{value}e = tensor.empty() : {tensor(swap(shape), dtype)}\n"
-                     f"  %{value}t = linalg.transpose ins(%{value} : {tensor(shape, dtype)}) "
-                     f"outs(%{value}e : {tensor(swap(shape), dtype)}) "
-                     f"permutation = [1, 0, 2, 3]\n")
-        operands = "%xt, %wt"
-        x, w = swap(x), swap(w)
+        swapped = (("x", x), ("w", w)) if layout != "wswapped" else (("w", w),)
+        for value, shape in swapped:
+            body += f"  %{value}e = tensor.empty() : {tensor(swap(shape), dtype)}\n"
+            if layout == "swapped":
+                body += (f"  %{value}t = linalg.transpose ins(%{value} : {tensor(shape, dtype)}) "
+                         f"outs(%{value}e : {tensor(swap(shape), dtype)}) "
+                         f"permutation = [1, 0, 2, 3]\n")
+                continue
+            # The generic a generalized linalg.transpose is.
+            body += (f"  %{value}t = linalg.generic {{indexing_maps = ["
+                     f"affine_map<(a, b, c, d) -> (b, a, c, d)>, "
+                     f"affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = "
+                     f"[\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} "
+                     f"ins(%{value} : {tensor(shape, dtype)}) "
+                     f"outs(%{value}e : {tensor(swap(shape), dtype)}) {{\n"
+                     f"  ^bb0(%in: {dtype}, %out: {dtype}):\n    linalg.yield %in : {dtype}\n"
+                     f"  }} -> {tensor(swap(shape), dtype)}\n")
+        operands = "%xt, %wt" if layout != "wswapped" else "%x, %wt"
+        w = swap(w)
+        if layout != "wswapped":
+            x = swap(x)
     if low or high:
         padded = x[:2] + (x[2] + low + high, x[3] + low + high)
         source = operands.split(",")[0]
@@ -167,8 +196,10 @@ def module(case, name):
 def reference(case, x, w, b):
     layout, n, c, h, wd, f, k, s, d = case[:9]
     layout, (low, high) = padding(layout)
-    if layout == "swapped":
+    if layout in ("swapped", "gswapped"):
         x, w = x.transpose(1, 0, 2, 3), w.transpose(1, 0, 2, 3)
+    if layout == "wswapped":
+        w = w.transpose(1, 0, 2, 3)
     if low or high:
         x = numpy.pad(x, ((0, 0), (0, 0), (low, high), (low, high)))
         h, wd = h + low + high, wd + low + high

@@ -276,6 +276,100 @@ func.func @weight_gradient_in_filter_layout(%x: tensor<2x3x18x18xf32>, %g: tenso
 
 // -----
 
+// A 1x1 convolution's input gradient as importers write it: the forward
+// filters with their channel dimensions swapped (here by the generic a
+// generalized transpose is). Each image's patches are the image itself and
+// the product reads the filters transposed where they are: no copy of the
+// activations, of the filters or of the result.
+// CHECK-LABEL: func.func @pointwise_input_gradient
+// CHECK-SAME:    (%[[G:.*]]: tensor<4x16x6x6xf32>, %[[W:.*]]: tensor<16x8x1x1xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<16x8x1x1xf32> into tensor<16x8xf32>
+// CHECK:         scf.for
+// CHECK:           %[[IMAGE:.*]] = tensor.extract_slice %[[G]]
+// CHECK-NOT:       linalg.generic
+// CHECK:           %[[P:.*]] = tensor.collapse_shape %[[IMAGE]] {{\[}}[0, 1], [2, 3]] : tensor<1x16x6x6xf32> into tensor<16x36xf32>
+// CHECK:           linalg.matmul indexing_maps = [#[[A:.*]], #{{.*}}, #{{.*}}] ins(%[[F]], %[[P]] : tensor<16x8xf32>, tensor<16x36xf32>)
+// CHECK-NOT:     linalg.transpose
+#swap = affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @pointwise_input_gradient(%g: tensor<4x16x6x6xf32>, %w: tensor<16x8x1x1xf32>) -> tensor<4x8x6x6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %ew = tensor.empty() : tensor<8x16x1x1xf32>
+  %wt = linalg.generic {indexing_maps = [#swap, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : tensor<16x8x1x1xf32>) outs(%ew : tensor<8x16x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x16x1x1xf32>
+  %e = tensor.empty() : tensor<4x8x6x6xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x6x6xf32>) -> tensor<4x8x6x6xf32>
+  %dx = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%g, %wt : tensor<4x16x6x6xf32>, tensor<8x16x1x1xf32>) outs(%z : tensor<4x8x6x6xf32>) -> tensor<4x8x6x6xf32>
+  return %dx : tensor<4x8x6x6xf32>
+}
+
+// -----
+
+// A 1x1 convolution's weight gradient on a small grid (8x8): the kernel is
+// the whole image and the output 1x1, so each image's output gradient is
+// the filter block, read where it is, one image at a time; the transposes
+// (generics here) are left unread.
+// CHECK-LABEL: func.func @pointwise_weight_gradient
+// CHECK-SAME:    (%[[X:.*]]: tensor<16x32x8x8xf32>, %[[G:.*]]: tensor<16x8x8x8xf32>)
+// CHECK:         scf.for {{.*}} to %c16
+// CHECK:           tensor.extract_slice %[[X]]
+// CHECK:           tensor.extract_slice %[[G]]
+// CHECK:           linalg.matmul {{.*}} -> tensor<8x32xf32>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+#swapped = affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>
+#identity = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @pointwise_weight_gradient(%x: tensor<16x32x8x8xf32>, %g: tensor<16x8x8x8xf32>) -> tensor<8x32x1x1xf32> {
+  %cst = arith.constant 0.0 : f32
+  %ex = tensor.empty() : tensor<32x16x8x8xf32>
+  %xt = linalg.generic {indexing_maps = [#swapped, #identity], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<16x32x8x8xf32>) outs(%ex : tensor<32x16x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<32x16x8x8xf32>
+  %eg = tensor.empty() : tensor<8x16x8x8xf32>
+  %gt = linalg.generic {indexing_maps = [#swapped, #identity], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g : tensor<16x8x8x8xf32>) outs(%eg : tensor<8x16x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x16x8x8xf32>
+  %e = tensor.empty() : tensor<32x8x1x1xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<32x8x1x1xf32>) -> tensor<32x8x1x1xf32>
+  %dw = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%xt, %gt : tensor<32x16x8x8xf32>, tensor<8x16x8x8xf32>) outs(%z : tensor<32x8x1x1xf32>) -> tensor<32x8x1x1xf32>
+  %ew = tensor.empty() : tensor<8x32x1x1xf32>
+  %w = linalg.generic {indexing_maps = [#swapped, #identity], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%dw : tensor<32x8x1x1xf32>) outs(%ew : tensor<8x32x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x32x1x1xf32>
+  return %w : tensor<8x32x1x1xf32>
+}
+
+// -----
+
+// Patches nine times the input (a 3x3 window) above 64 KiB are built a few
+// images at a time even under patch-bytes: no more than the larger of the
+// input and the output at once (here 128 KiB of 1.1 MiB: two images).
+// CHECK-LABEL: func.func @patches_no_larger_than_the_input
+// CHECK:         scf.for {{.*}} to %c16 step %c2
+// CHECK:           tensor.empty() : tensor<32x3x3x2x8x8xf32>
+func.func @patches_no_larger_than_the_input(%x: tensor<16x32x10x10xf32>, %w: tensor<8x32x3x3xf32>) -> tensor<16x8x8x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8x8x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<16x8x8x8xf32>) -> tensor<16x8x8x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<16x32x10x10xf32>, tensor<8x32x3x3xf32>) outs(%z : tensor<16x8x8x8xf32>) -> tensor<16x8x8x8xf32>
+  return %y : tensor<16x8x8x8xf32>
+}
+
+// -----
+
 // Left alone: bf16 (BLAS has no bf16 GEMM), grouped convolutions, dynamic
 // shapes.
 // CHECK-LABEL: func.func @left_alone

@@ -67,8 +67,9 @@ def RematPass : Pass<"ckpt-remat", "mlir::ModuleOp"> {
     Planner solvers (`auto`, the default, `greedy`, `chain-dp`, `ilp`,
     `uniform:K`, `none`) plan on the function's buffer graph: a node per
     group of top-level ops that bufferization ties together (an allocation,
-    the ops writing into it in place, views of it; cycles through in-place
-    updates such as `x - mean(x)` merged), its bytes the allocations, its
+    the ops writing into it in place, views of it, not a loop that only reads
+    it through views in its body; cycles through in-place updates such as
+    `x - mean(x)` merged), its bytes the allocations, its
     cost the estimated time on `target`, arguments as constant bytes. Its
     baseline peak is the memory analysis' peak when allocations sit at the
     ops that fill them (`graph=FILE` writes it for `ckpt-plan`). The

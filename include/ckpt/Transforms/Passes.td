@@ -150,6 +150,18 @@ def GeneralizeAndFusePass
     not keep them. `ckpt-tensor-prep` runs it, so annotations written on the
     input survive into what the memory analysis and the remat pass see.
 
+    A producer is fused into its only reader, so no computation is
+    duplicated, except one cheap to repeat in each of its readers (none a
+    contraction): a single widening cast of a tensor of its own shape (an
+    f32 activation extended to f64 for BatchNorm's statistics) or a single
+    addition, subtraction or multiplication of such a tensor by a broadcast
+    one (an activation centered on its per-channel mean). Kept apart, it is
+    a tensor as large as the activation (or wider) alive beside it between
+    its readers; repeated, each reader reads the activation. And a generic
+    that reads each element of a tensor of its own type at its own position
+    (the reversal of a 1x1 kernel, which importers write for every
+    convolution's input gradient) is replaced by that tensor.
+
     Example:
 
     ```mlir
@@ -392,6 +404,53 @@ def ReadOnlyArgumentsPass : Pass<"ckpt-read-only-arguments", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
+def FoldPoolingPadsPass : Pass<"ckpt-fold-pooling-pads"> {
+  let summary = "Read max and min pools' windows through bounds checks "
+                "instead of a padded copy";
+  let description = [{
+    A max or min pool with padding (or `ceil_mode`) is imported as a
+    `tensor.pad` of its input with -inf (+inf) and a `linalg.generic`
+    reducing windows of the padded copy; PyTorch's max-pool indices, and
+    their gradient, read the padded copy again through `tensor.extract`.
+    The copy is larger than the pool's input, and in the backward, where
+    the indices are recomputed for the gradient, it is alive beside that
+    input and the gradient of the whole stem: on small CNNs the largest
+    value of the step.
+
+    A `tensor.pad` of static sizes whose padding value is a constant
+    infinity, read only by `linalg.generic` ops on tensors (as inputs, or by
+    `tensor.extract` in their payloads), is folded into them: each read
+    computes the position in the padded tensor (an input's indexing map
+    applied to the loop indices), subtracts the low padding, and reads the
+    source there when the position lies inside it, the padding value
+    elsewhere (a clamped `tensor.extract` and a `select`). The pad is then
+    erased. Results are the same bits: every element read is the element
+    the copy held. Pads with other values (the zeros of convolutions,
+    depthwise included, whose windows a bounds check would slow) and pads
+    with other readers are left alone. `ckpt-tensor-prep` runs it after
+    the generalization, which makes the pools generics.
+
+    Example:
+
+    ```mlir
+    %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] { ... -inf ... }
+    %m = linalg.generic {... (n, c, h, w, i, j) -> (n, c, 2*h + i, 2*w + j) ...}
+           ins(%p, %window : ...) outs(%init : ...) { maximumf }
+    // becomes
+    %m = linalg.generic {...} ins(%window : ...) outs(%init : ...) {
+      // row = 2*h + i - 1, col = 2*w + j - 1; inside = 0 <= row < H && ...
+      %v = tensor.extract %x[%n, %c, %row_clamped, %col_clamped]
+      %in = arith.select %inside, %v, %neg_inf
+      ... maximumf
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"
+  ];
+}
+
 def ShrinkSlicedConvolutionsPass : Pass<"ckpt-shrink-sliced-convolutions"> {
   let summary = "Compute only the output window of a 2-D convolution that "
                 "its one reader slices out";
@@ -468,7 +527,13 @@ def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
     patches, (chunk*KH*KW) x (N*OH*OW), times the filter columns of those
     channels are added into the whole product.
 
-    Two forms avoid copies of activation-sized tensors (and keep the
+    The patches built at once are also limited to the larger of the
+    convolution's input and output (when above 64 KiB): a chunk of them,
+    alive beside both, at most doubles what the convolution holds; on a
+    small network the whole batch's patches (nine times a 3x3
+    convolution's input) would otherwise be the step's largest tensor.
+
+    These forms avoid copies of activation-sized tensors (and keep the
     products wide enough for a BLAS):
 
     - an NCHW convolution of several images with at least 256 output
@@ -484,7 +549,17 @@ def ConvolutionToGemmPass : Pass<"ckpt-convolution-to-gemm"> {
       columns are a block of the source, (F) x (KH*KW). The transposes are
       then left without users; and where the output's only reader swaps it
       back (into the filters' layout), the product, which is laid out that
-      way, replaces the reader: no transpose is made at all.
+      way, replaces the reader: no transpose is made at all. A swap is a
+      `linalg.transpose` or the `linalg.generic` copy it generalizes to; an
+      output of one position (a 1x1 convolution's weight gradient, whose
+      kernel is the whole image) is multiplied one image at a time however
+      small the grid;
+    - a 1x1 convolution at stride 1 (NCHW, not transposed) multiplies each
+      image as it is stored, (C) x (H*W), into its block of the output: no
+      patches are copied; filters that are a swap of another tensor (a 1x1
+      convolution's input gradient: the forward filters with their channel
+      dimensions exchanged) are read transposed by the product
+      (`linalg.matmul` with transposed indexing maps).
 
     It runs on tensors, before the memory analysis, so the patch tensor (of
     the whole batch or of one chunk), alive only between its copy and the

@@ -112,11 +112,62 @@ def _pool_window(kernel_size, stride, padding):
     return kernel, _pair(stride) if stride else kernel, _pair(padding)
 
 
+def _window_reads(size, out, stride, padding, dilation, offset):
+    """For each of `out` windows along one axis: the input position it
+    reads at window offset `offset` (clamped into range) and whether that
+    position lies inside the input (not in the padding)."""
+    import torch
+    read = torch.arange(out) * stride - padding + offset * dilation
+    return read.clamp(0, size - 1), (read >= 0) & (read < size)
+
+
+def _first_maximum_offsets(input, out_size, kernel, stride, padding, dilation):
+    """For each window of a 2-D max pool: the offset (row-major in the
+    window) of the element PyTorch's kernel takes for the maximum: the first
+    one holding the maximum, or, where the window holds NaN, the last NaN
+    (the kernel's `val > max || isnan(val)`); padding is never taken. A
+    tensor of int8 (int32 beyond 127 offsets) of the pool's output shape,
+    computed from the input: the int64 flat indices the forward returns are
+    not read, so nothing 8 bytes per output is kept or recomputed for the
+    backward."""
+    import torch
+    n, c, h, w = input.shape
+    ho, wo = out_size
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    flat = input.reshape(n, c, h * w)
+    reads = []
+    for ki in range(kh):
+        rows, rows_inside = _window_reads(h, ho, sh, ph, dh, ki)
+        for kj in range(kw):
+            columns, columns_inside = _window_reads(w, wo, sw, pw, dw, kj)
+            position = (rows.view(ho, 1) * w + columns.view(1, wo)).reshape(-1)
+            inside = (rows_inside.view(ho, 1) & columns_inside.view(1, wo)).reshape(-1)
+            reads.append((flat.index_select(2, position), inside))
+    lowest = torch.full((), float("-inf"), dtype=input.dtype)
+    peak = None
+    for values, inside in reads:
+        value = torch.where(inside, values, lowest)
+        peak = value if peak is None else torch.maximum(peak, value)
+    dtype = torch.int8 if len(reads) < 127 else torch.int32
+    none = torch.full((), -1, dtype=dtype)
+    first = none
+    for offset in reversed(range(len(reads))):
+        values, inside = reads[offset]
+        first = torch.where((values == peak) & inside, torch.full((), offset, dtype=dtype), first)
+    last_nan = none
+    for offset, (values, inside) in enumerate(reads):
+        last_nan = torch.where(torch.isnan(values) & inside,
+                               torch.full((), offset, dtype=dtype), last_nan)
+    return torch.where(torch.isnan(peak), last_nan, first)
+
+
 def _max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilation,
                          ceil_mode, indices):
     """The max pool's gradient: for each window offset, the output gradient
-    gathered onto the input grid where that offset held the maximum, summed
-    (no scatter)."""
+    gathered onto the input grid where that offset held the window's
+    maximum, summed (no scatter). Which offset held it is found again from
+    the input (_first_maximum_offsets), as PyTorch's indices would say,
+    instead of reading the int64 indices."""
     import torch
     if input.dim() != 4:
         return NotImplemented
@@ -124,23 +175,23 @@ def _max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilat
     (kh, kw), (sh, sw), (ph, pw) = _pool_window(kernel_size, stride, padding)
     dh, dw = _pair(dilation)
     n, c, ho, wo = grad_output.shape
-    flat = (torch.arange(h).view(h, 1) * w + torch.arange(w).view(1, w)).reshape(-1)
+    offsets = _first_maximum_offsets(input, (ho, wo), (kh, kw), (sh, sw), (ph, pw),
+                                     (dh, dw)).reshape(n, c, ho * wo)
     zero = torch.zeros((), dtype=grad_output.dtype)
     grad_output = grad_output.reshape(n, c, ho * wo)
-    indices = indices.reshape(n, c, ho * wo)
     grad = None
     # Input (y, x) is read at window offset (ki, kj) by at most one output
-    # position; where that read held the maximum (the saved flat index),
-    # the output gradient there comes back to (y, x). One gather and a
-    # select on the input grid per offset, summed: elementwise ops that fuse
-    # into one, with no intermediate grids.
+    # position; where that offset is the window's maximum, the output
+    # gradient there comes back to (y, x). One gather and a select on the
+    # input grid per offset, summed: elementwise ops that fuse into one,
+    # with no intermediate grids.
     for ki in range(kh):
         rows, rows_valid = _window_sources(h, ho, sh, ph, dh, ki)
         for kj in range(kw):
             columns, columns_valid = _window_sources(w, wo, sw, pw, dw, kj)
             source = (rows.view(h, 1) * wo + columns.view(1, w)).reshape(-1)
             valid = (rows_valid.view(h, 1) & columns_valid.view(1, w)).reshape(-1)
-            taken = (indices.index_select(2, source) == flat) & valid
+            taken = (offsets.index_select(2, source) == ki * kw + kj) & valid
             part = torch.where(taken, grad_output.index_select(2, source), zero)
             grad = part if grad is None else grad + part
     grad = grad.reshape(n, c, h, w)
