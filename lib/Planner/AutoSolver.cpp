@@ -91,8 +91,12 @@ ckpt::planner::solveAuto(const RematProblem &problem, uint64_t budgetBytes,
     // The exact model gets at most a quarter of the time.
     ilpOptions.timeLimitSeconds =
         std::max(0.5, runsExact ? remaining * 3 / 4 : remaining);
-    if (llvm::Error error = consider(solveILPFromGreedy(
-            problem, budgetBytes, ilpOptions, &greedyResult)))
+    // A model too large to build within its time leaves greedy's answer.
+    llvm::Expected<PlanResult> ilp =
+        solveILPFromGreedy(problem, budgetBytes, ilpOptions, &greedyResult);
+    if (!ilp)
+      llvm::consumeError(ilp.takeError());
+    else if (llvm::Error error = consider(std::move(ilp)))
       return std::move(error);
   }
   // The exact model gets a quarter of the limit at most: planning calls

@@ -261,9 +261,21 @@ ckpt::planner::solveExact(const RematProblem &problem, uint64_t budgetBytes,
         "exact: the program-order model of this {0}-node graph would have {1} "
         "free columns (at most {2}); use ilp or greedy",
         n, freeCount, kMaxFreeColumns));
+  // The model is not built past the time limit (a 700-node graph's took
+  // seconds).
+  auto notBuiltInTime = [&] {
+    return llvm::createStringError(
+        llvm::formatv("exact: the program-order model of this {0}-node graph "
+                      "was not built within the time limit ({1} s); use ilp "
+                      "or greedy, or a longer time limit",
+                      n, options.timeLimitSeconds)
+            .str());
+  };
   columns.frees.assign(n + 1, {});
   columns.memory.assign(n + 1, {});
   for (unsigned t = 0; t <= n; ++t) {
+    if (timer.elapsedSeconds() > options.timeLimitSeconds)
+      return notBuiltInTime();
     llvm::SmallVector<NodeIndex> steps = columns.steps(t);
     for (NodeIndex k : steps) {
       int computedK = columns.computed(t, k);
@@ -372,6 +384,8 @@ ckpt::planner::solveExact(const RematProblem &problem, uint64_t budgetBytes,
                  static_cast<int64_t>(problem.getConstantBytes());
   double capacity = unit.capacity(room);
   for (unsigned t = 0; t <= n; ++t) {
+    if (timer.elapsedSeconds() > options.timeLimitSeconds)
+      return notBuiltInTime();
     std::optional<NodeIndex> previous;
     for (NodeIndex k : columns.steps(t)) {
       int level = model.addColumn(0, 0, capacity, /*integer=*/false);

@@ -283,6 +283,9 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
   std::vector<ValueModel> values(n);
   std::vector<std::set<unsigned>> recomputeStages(n);
   std::vector<std::vector<Pattern>> thirdCopyPatterns(n);
+  // Third-copy patterns enumerated so far (they are enumerated while they
+  // can all be kept).
+  size_t thirdCopyTotal = 0;
   size_t patternCount = 0;
   for (NodeIndex v = n; v-- > 0;) {
     ValueModel &value = values[v];
@@ -351,7 +354,9 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
     // Three copies (two recomputations), added below if the model stays
     // small: chains under tight budgets recompute early layers once per
     // backward segment.
-    if (!lastForward)
+    // Enumerated only while they may all be kept (kMaxThirdCopyPatterns
+    // in all): on large graphs the enumeration alone took minutes.
+    if (!lastForward && thirdCopyTotal <= kMaxThirdCopyPatterns)
       for (unsigned e1 : firstEnds)
         for (unsigned s2 : recomputeStages[v]) {
           if (s2 <= e1 || s2 > nextRead(e1))
@@ -363,7 +368,8 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
               if (s3 <= e2 || s3 > nextRead(e2))
                 continue;
               for (unsigned e3 : needs)
-                if (e3 >= std::max(lastRead, s3))
+                if (e3 >= std::max(lastRead, s3) &&
+                    ++thirdCopyTotal <= kMaxThirdCopyPatterns)
                   thirdCopyPatterns[v].push_back(
                       {{{v, e1}, {s2, e2}, {s3, e3}}});
             }
@@ -381,11 +387,15 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
               .str());
     if (value.patterns.empty())
       return infeasiblePlan("ilp", timer);
+    if (timer.elapsedSeconds() > options.timeLimitSeconds)
+      return llvm::createStringError(
+          llvm::formatv("ilp: the model of a graph of {0} nodes was not built "
+                        "within the time limit ({1} s); use greedy or auto, "
+                        "or a longer time limit",
+                        n, options.timeLimitSeconds)
+              .str());
   }
-  size_t thirdCopyCount = 0;
-  for (const std::vector<Pattern> &extra : thirdCopyPatterns)
-    thirdCopyCount += extra.size();
-  if (options.ilpMaxCopies >= 3 && thirdCopyCount <= kMaxThirdCopyPatterns)
+  if (options.ilpMaxCopies >= 3 && thirdCopyTotal <= kMaxThirdCopyPatterns)
     for (NodeIndex v = 0; v < n; ++v)
       for (Pattern &pattern : thirdCopyPatterns[v])
         appendIfNew(values[v].patterns, std::move(pattern));
@@ -649,10 +659,12 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
     result->lowerBoundCostUnits = result->costUnits;
   } else {
     uint64_t baselineCost = problem.totalComputeCostUnits();
-    double recomputeCost = result->costUnits - static_cast<double>(baselineCost);
+    double recomputeCost =
+        result->costUnits - static_cast<double>(baselineCost);
     double boundExtra = std::min(recomputeCost, std::max(0.0, bound));
-    result->optimalityGap = (recomputeCost - boundExtra) /
-                            std::max(1.0, static_cast<double>(result->costUnits));
+    result->optimalityGap =
+        (recomputeCost - boundExtra) /
+        std::max(1.0, static_cast<double>(result->costUnits));
     result->lowerBoundCostUnits =
         baselineCost + static_cast<uint64_t>(std::ceil(boundExtra - 1e-6));
   }

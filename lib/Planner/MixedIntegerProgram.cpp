@@ -4,8 +4,16 @@
 
 #include "coin/Cbc_C_Interface.h"
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <numeric>
 
@@ -54,6 +62,132 @@ double MemoryUnit::capacity(int64_t roomBytes) const {
   return roomBytes / unit * (1 - 1e-9) - 1e-3;
 }
 
+namespace {
+
+/// What a solve sends back from the child process: whether it has an
+/// incumbent, whether that is optimal, its objective and the bound; the
+/// incumbent's values follow.
+struct SolveHeader {
+  int32_t hasSolution = 0;
+  int32_t isOptimal = 0;
+  double objective = 0;
+  double bound = 0;
+};
+
+/// Solves `cbc` (of `columns` columns) in this process.
+MilpSolution solveHere(Cbc_Model *cbc, int columns) {
+  Cbc_solve(cbc);
+  MilpSolution result;
+  result.bound = Cbc_getBestPossibleObjValue(cbc);
+  if (const double *solution = Cbc_bestSolution(cbc)) {
+    result.values.assign(solution, solution + columns);
+    result.objective = Cbc_getObjValue(cbc);
+    result.isOptimal =
+        Cbc_isProvenOptimal(cbc) || result.objective - result.bound < 1.0;
+  }
+  return result;
+}
+
+/// Writes `size` bytes to `fd`, whatever the partial writes.
+bool writeAll(int fd, const void *data, size_t size) {
+  const char *bytes = static_cast<const char *>(data);
+  while (size > 0) {
+    ssize_t written = ::write(fd, bytes, size);
+    if (written < 0 && errno == EINTR)
+      continue;
+    if (written <= 0)
+      return false;
+    bytes += written;
+    size -= written;
+  }
+  return true;
+}
+
+/// Reads `size` bytes from `fd` before `deadline`; false on a timeout, an
+/// error or the end of the pipe.
+bool readAllBefore(int fd, void *data, size_t size,
+                   std::chrono::steady_clock::time_point deadline) {
+  char *bytes = static_cast<char *>(data);
+  while (size > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      return false;
+    pollfd wait{fd, POLLIN, 0};
+    int ready = ::poll(&wait, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR)
+      continue;
+    if (ready <= 0)
+      return false;
+    ssize_t got = ::read(fd, bytes, size);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return false;
+    bytes += got;
+    size -= got;
+  }
+  return true;
+}
+
+/// Solves `cbc` in a child process and takes its answer if it comes within
+/// `seconds` (and half a second for the transfer); otherwise the
+/// child is killed and there is no solution (the bound 0 holds: costs are
+/// not negative). CBC's own limit bounds its branch and bound, not the
+/// root relaxation, which takes minutes on graphs of a thousand nodes: the
+/// time limit is the caller's, kept this way. Solves in this process when
+/// no child can be made.
+MilpSolution solveWithDeadline(Cbc_Model *cbc, int columns, double seconds) {
+  int ends[2];
+  if (::pipe(ends) != 0)
+    return solveHere(cbc, columns);
+  std::fflush(nullptr);
+  pid_t child = ::fork();
+  if (child < 0) {
+    ::close(ends[0]);
+    ::close(ends[1]);
+    return solveHere(cbc, columns);
+  }
+  if (child == 0) {
+    ::close(ends[0]);
+    MilpSolution solved = solveHere(cbc, columns);
+    SolveHeader header;
+    header.hasSolution = !solved.values.empty();
+    header.isOptimal = solved.isOptimal;
+    header.objective = solved.objective;
+    header.bound = solved.bound;
+    bool sent = writeAll(ends[1], &header, sizeof(header)) &&
+                writeAll(ends[1], solved.values.data(),
+                         solved.values.size() * sizeof(double));
+    ::_exit(sent ? 0 : 1);
+  }
+  ::close(ends[1]);
+  auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(seconds + 0.5));
+  MilpSolution result;
+  SolveHeader header;
+  bool received = readAllBefore(ends[0], &header, sizeof(header), deadline);
+  if (received && header.hasSolution) {
+    result.values.resize(columns);
+    received = readAllBefore(ends[0], result.values.data(),
+                             columns * sizeof(double), deadline);
+  }
+  ::close(ends[0]);
+  if (!received)
+    ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  if (!received)
+    return MilpSolution();
+  result.objective = header.objective;
+  result.bound = header.bound;
+  result.isOptimal = header.isOptimal;
+  return result;
+}
+
+} // namespace
+
 MilpSolution ckpt::planner::solveWithCbc(const MixedIntegerProgram &model,
                                          double seconds,
                                          llvm::ArrayRef<int> startColumns,
@@ -89,15 +223,7 @@ MilpSolution ckpt::planner::solveWithCbc(const MixedIntegerProgram &model,
   if (!startColumns.empty())
     Cbc_setMIPStartI(cbc, startColumns.size(), startColumns.data(),
                      startValues.data());
-  Cbc_solve(cbc);
-  MilpSolution result;
-  result.bound = Cbc_getBestPossibleObjValue(cbc);
-  if (const double *solution = Cbc_bestSolution(cbc)) {
-    result.values.assign(solution, solution + columns);
-    result.objective = Cbc_getObjValue(cbc);
-    result.isOptimal = Cbc_isProvenOptimal(cbc) ||
-                       result.objective - result.bound < 1.0;
-  }
+  MilpSolution result = solveWithDeadline(cbc, columns, seconds);
   Cbc_deleteModel(cbc);
   return result;
 }

@@ -33,7 +33,13 @@ Each of the gradients, losses and statistics is also compared with eager
 PyTorch in float64 (the model and inputs converted): on deep BatchNorm
 networks float32 itself is not precise to 1e-4 (eager float32 is 2e-3 from
 float64 on ResNet-18 at batch 64), and then the check is that ckpt is no
-further from float64 than twice eager float32 is. A row passes when the
+further from float64 than twice eager float32 is. Eager float32 is run
+twice, with oneDNN (PyTorch's default CPU kernels) and without it (its
+native kernels): two equally valid float32 results, and on those networks
+their distances from float64 differ by up to 4x (a rounding that moves one
+value across a ReLU moves the gradient by 1e-2; RegNetY's first-step
+gradients: 4.7e-3 with oneDNN, 1.7e-2 without). Eager float32's error is
+the larger of the two. A row passes when the
 budget is reached (or not required), both builds are bit-identical and the gradients, losses
 and statistics pass (within 1e-4 of eager, normwise for gradients and
 statistics, relative for losses, or as accurate as eager). The exit status
@@ -132,10 +138,12 @@ def measure(name, steps=5, budget="0.5", build=None, amp=None):
     row = {"model": name, "passed": False}
     model, inputs, targets, loss_fn = ZOO[name]()
     copies = {"eager": copy.deepcopy(model), "none": copy.deepcopy(model),
-              "remat": copy.deepcopy(model), "f64": copy.deepcopy(model).double()}
+              "remat": copy.deepcopy(model), "f64": copy.deepcopy(model).double(),
+              "eager-native": copy.deepcopy(model)}
     in_float64 = tuple(tuple(t.double() if t.is_floating_point() else t for t in tensors)
                        for tensors in (inputs, targets))
-    eager_arguments = {"eager": (inputs, targets), "f64": in_float64}
+    eager_arguments = {"eager": (inputs, targets), "f64": in_float64,
+                       "eager-native": (inputs, targets)}
 
     def build_step(key, step_budget):
         # A budget no schedule meets builds the smallest peak found instead
@@ -179,8 +187,14 @@ def measure(name, steps=5, budget="0.5", build=None, amp=None):
             optimizers[key].zero_grad(set_to_none=True)
             if key in eager_arguments:
                 step_inputs, step_targets = eager_arguments[key]
-                loss = loss_fn(model_copy(*step_inputs), *step_targets)
-                loss.backward()
+                # Eager float32 once more on PyTorch's native CPU kernels.
+                onednn = torch.backends.mkldnn.enabled
+                torch.backends.mkldnn.enabled = key != "eager-native"
+                try:
+                    loss = loss_fn(model_copy(*step_inputs), *step_targets)
+                    loss.backward()
+                finally:
+                    torch.backends.mkldnn.enabled = onednn
             else:
                 try:
                     loss = built[key](*inputs, *targets)
@@ -196,7 +210,9 @@ def measure(name, steps=5, budget="0.5", build=None, amp=None):
             # (the key bias under softmax) and rounding noise alone.
             row["grad_error"] = _normwise(_flat(grads["none"]), _flat(grads["eager"]))
             row["grad_error_f64"] = _normwise(_flat(grads["none"]), _flat(grads["f64"]))
-            row["eager_grad_error_f64"] = _normwise(_flat(grads["eager"]), _flat(grads["f64"]))
+            row["eager_grad_error_f64"] = max(
+                _normwise(_flat(grads[key]), _flat(grads["f64"]))
+                for key in ("eager", "eager-native"))
             row["grads_identical"] = all(torch.equal(a, b) for a, b in zip(grads["none"],
                                                                           grads["remat"]))
             if amp:
@@ -214,7 +230,8 @@ def measure(name, steps=5, budget="0.5", build=None, amp=None):
 
     row["loss_error"] = loss_error(losses["none"], losses["eager"])
     row["loss_error_f64"] = loss_error(losses["none"], losses["f64"])
-    row["eager_loss_error_f64"] = loss_error(losses["eager"], losses["f64"])
+    row["eager_loss_error_f64"] = max(loss_error(losses[key], losses["f64"])
+                                      for key in ("eager", "eager-native"))
     row["identical"] = (row["grads_identical"] and losses["none"] == losses["remat"]
                         and torch.equal(_flat(copies["none"].parameters()),
                                         _flat(copies["remat"].parameters())))
@@ -240,7 +257,10 @@ def measure(name, steps=5, budget="0.5", build=None, amp=None):
                                             _flat(statistics.values()))
         row["statistics_error_f64"] = _normwise(_flat(ckpt_statistics[n] for n in statistics),
                                                 exact)
-        row["eager_statistics_error_f64"] = _normwise(_flat(statistics.values()), exact)
+        native_statistics = _statistics(copies["eager-native"])
+        row["eager_statistics_error_f64"] = max(
+            _normwise(_flat(statistics.values()), exact),
+            _normwise(_flat(native_statistics[n] for n in statistics), exact))
         row["tracked_ckpt"] = _tracked(copies["none"])
         row["tracked_remat"] = _tracked(copies["remat"])
         row["tracked_eager"] = _tracked(copies["eager"])

@@ -121,6 +121,21 @@ def _window_reads(size, out, stride, padding, dilation, offset):
     return read.clamp(0, size - 1), (read >= 0) & (read < size)
 
 
+def _window_offsets(kernel, row_axis, column_axis, width):
+    """For each offset of a `kernel` window, row-major: its index, and the
+    flat positions (row * `width` + column) a grid reads there with whether
+    each lies inside; `row_axis(ki)` and `column_axis(kj)` give the
+    positions along one axis and whether they are inside."""
+    kh, kw = kernel
+    for ki in range(kh):
+        rows, rows_inside = row_axis(ki)
+        for kj in range(kw):
+            columns, columns_inside = column_axis(kj)
+            position = (rows.view(-1, 1) * width + columns.view(1, -1)).reshape(-1)
+            inside = (rows_inside.view(-1, 1) & columns_inside.view(1, -1)).reshape(-1)
+            yield ki * kw + kj, position, inside
+
+
 def _first_maximum_offsets(input, out_size, kernel, stride, padding, dilation):
     """For each window of a 2-D max pool: the offset (row-major in the
     window) of the element PyTorch's kernel takes for the maximum: the first
@@ -135,14 +150,10 @@ def _first_maximum_offsets(input, out_size, kernel, stride, padding, dilation):
     ho, wo = out_size
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
     flat = input.reshape(n, c, h * w)
-    reads = []
-    for ki in range(kh):
-        rows, rows_inside = _window_reads(h, ho, sh, ph, dh, ki)
-        for kj in range(kw):
-            columns, columns_inside = _window_reads(w, wo, sw, pw, dw, kj)
-            position = (rows.view(ho, 1) * w + columns.view(1, wo)).reshape(-1)
-            inside = (rows_inside.view(ho, 1) & columns_inside.view(1, wo)).reshape(-1)
-            reads.append((flat.index_select(2, position), inside))
+    reads = [(flat.index_select(2, position), inside)
+             for _, position, inside in _window_offsets(
+                 (kh, kw), lambda ki: _window_reads(h, ho, sh, ph, dh, ki),
+                 lambda kj: _window_reads(w, wo, sw, pw, dw, kj), w)]
     lowest = torch.full((), float("-inf"), dtype=input.dtype)
     peak = None
     for values, inside in reads:
@@ -185,15 +196,12 @@ def _max_pool2d_backward(grad_output, input, kernel_size, stride, padding, dilat
     # gradient there comes back to (y, x). One gather and a select on the
     # input grid per offset, summed: elementwise ops that fuse into one,
     # with no intermediate grids.
-    for ki in range(kh):
-        rows, rows_valid = _window_sources(h, ho, sh, ph, dh, ki)
-        for kj in range(kw):
-            columns, columns_valid = _window_sources(w, wo, sw, pw, dw, kj)
-            source = (rows.view(h, 1) * wo + columns.view(1, w)).reshape(-1)
-            valid = (rows_valid.view(h, 1) & columns_valid.view(1, w)).reshape(-1)
-            taken = (offsets.index_select(2, source) == ki * kw + kj) & valid
-            part = torch.where(taken, grad_output.index_select(2, source), zero)
-            grad = part if grad is None else grad + part
+    for offset, source, valid in _window_offsets(
+            (kh, kw), lambda ki: _window_sources(h, ho, sh, ph, dh, ki),
+            lambda kj: _window_sources(w, wo, sw, pw, dw, kj), wo):
+        taken = (offsets.index_select(2, source) == offset) & valid
+        part = torch.where(taken, grad_output.index_select(2, source), zero)
+        grad = part if grad is None else grad + part
     grad = grad.reshape(n, c, h, w)
     return grad
 
