@@ -264,12 +264,8 @@ ckpt::planner::solveExact(const RematProblem &problem, uint64_t budgetBytes,
   // The model is not built past the time limit (a 700-node graph's took
   // seconds).
   auto notBuiltInTime = [&] {
-    return llvm::createStringError(
-        llvm::formatv("exact: the program-order model of this {0}-node graph "
-                      "was not built within the time limit ({1} s); use ilp "
-                      "or greedy, or a longer time limit",
-                      n, options.timeLimitSeconds)
-            .str());
+    return modelNotBuiltInTime("exact", "program-order model", n,
+                               options.timeLimitSeconds, "ilp or greedy");
   };
   columns.frees.assign(n + 1, {});
   columns.memory.assign(n + 1, {});

@@ -388,12 +388,8 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
     if (value.patterns.empty())
       return infeasiblePlan("ilp", timer);
     if (timer.elapsedSeconds() > options.timeLimitSeconds)
-      return llvm::createStringError(
-          llvm::formatv("ilp: the model of a graph of {0} nodes was not built "
-                        "within the time limit ({1} s); use greedy or auto, "
-                        "or a longer time limit",
-                        n, options.timeLimitSeconds)
-              .str());
+      return modelNotBuiltInTime("ilp", "retention model", n,
+                                 options.timeLimitSeconds, "greedy or auto");
   }
   if (options.ilpMaxCopies >= 3 && thirdCopyTotal <= kMaxThirdCopyPatterns)
     for (NodeIndex v = 0; v < n; ++v)

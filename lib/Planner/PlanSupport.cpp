@@ -2,6 +2,8 @@
 
 #include "PlanSupport.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 using namespace ckpt::planner;
 
 llvm::Expected<PlanResult>
@@ -30,4 +32,15 @@ PlanResult ckpt::planner::infeasiblePlan(llvm::StringRef solverName,
   result.solverName = solverName.str();
   result.solveTimeSeconds = timer.elapsedSeconds();
   return result;
+}
+
+llvm::Error ckpt::planner::modelNotBuiltInTime(llvm::StringRef solverName,
+                                               llvm::StringRef model,
+                                               unsigned nodes, double seconds,
+                                               llvm::StringRef alternatives) {
+  return llvm::createStringError(
+      llvm::formatv("{0}: the {1} of this {2}-node graph was not built within "
+                    "the time limit ({3} s); use {4}, or a longer time limit",
+                    solverName, model, nodes, seconds, alternatives)
+          .str());
 }

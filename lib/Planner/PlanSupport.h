@@ -54,6 +54,12 @@ llvm::Expected<PlanResult> finishPlan(const RematProblem &problem,
 /// A result for a budget the solver could not meet.
 PlanResult infeasiblePlan(llvm::StringRef solverName, const SolveTimer &timer);
 
+/// The error of a MILP solver whose model of a graph of \p nodes nodes
+/// (\p model names it) was not built within \p seconds.
+llvm::Error modelNotBuiltInTime(llvm::StringRef solverName,
+                                llvm::StringRef model, unsigned nodes,
+                                double seconds, llvm::StringRef alternatives);
+
 } // namespace planner
 } // namespace ckpt
 

@@ -394,17 +394,11 @@ Value getSwappedSource(Value value) {
     return transpose.getInput();
   }
   auto copy = value.getDefiningOp<linalg::GenericOp>();
-  if (!copy || !copy.hasPureTensorSemantics() || copy.getNumDpsInputs() != 1 ||
-      copy.getNumDpsInits() != 1 || copy.getNumLoops() != 4 ||
-      copy.getNumReductionLoops() != 0)
+  if (!copy || !copy.hasPureTensorSemantics())
     return Value();
-  MLIRContext *context = copy.getContext();
-  AffineMap swap =
-      AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0, 2, 3}, context);
-  SmallVector<AffineMap> maps = copy.getIndexingMapsArray();
-  auto yield = cast<linalg::YieldOp>(copy.getBody()->getTerminator());
-  if (maps[0] != swap || !maps[1].isIdentity() || yield.getNumOperands() != 1 ||
-      yield.getOperand(0) != copy.getBody()->getArgument(0))
+  std::optional<SmallVector<int64_t>> permutation =
+      linalg::isaTransposeOpInterface(copy);
+  if (!permutation || *permutation != ArrayRef<int64_t>{1, 0, 2, 3})
     return Value();
   return copy.getDpsInputs()[0];
 }

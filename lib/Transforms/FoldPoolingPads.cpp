@@ -47,25 +47,26 @@ std::optional<TypedAttr> getInfinitePadding(tensor::PadOp pad) {
   return TypedAttr(constant);
 }
 
-/// Whether every reader of `pad` is a linalg.generic on tensors that reads
-/// it as an input or through tensor.extract in its payload (nothing else:
-/// not as its output).
-bool readOnlyByGenerics(tensor::PadOp pad) {
+/// The linalg.generic ops on tensors that read `pad`, when they are all
+/// its readers and each reads it as an input or through tensor.extract in
+/// its payload (not as its output); nothing otherwise.
+std::optional<SetVector<linalg::GenericOp>>
+getGenericReaders(tensor::PadOp pad) {
+  SetVector<linalg::GenericOp> readers;
   for (OpOperand &use : pad->getUses()) {
     Operation *user = use.getOwner();
     auto generic = dyn_cast<linalg::GenericOp>(user);
-    if (!generic) {
-      auto extract = dyn_cast<tensor::ExtractOp>(user);
-      generic = extract ? extract->getParentOfType<linalg::GenericOp>()
-                        : linalg::GenericOp();
-      if (!generic || !generic.hasPureTensorSemantics())
-        return false;
-      continue;
-    }
-    if (!generic.hasPureTensorSemantics() || generic.isDpsInit(&use))
-      return false;
+    if (generic && generic.isDpsInit(&use))
+      return std::nullopt;
+    if (!generic && isa<tensor::ExtractOp>(user))
+      generic = user->getParentOfType<linalg::GenericOp>();
+    if (!generic || !generic.hasPureTensorSemantics())
+      return std::nullopt;
+    readers.insert(generic);
   }
-  return !pad->use_empty();
+  if (readers.empty())
+    return std::nullopt;
+  return readers;
 }
 
 /// Reads element `indices` of the padded tensor of `pad` from its source:
@@ -182,15 +183,13 @@ struct FoldPoolingPadsPass
     IRRewriter rewriter(&getContext());
     for (tensor::PadOp pad : pads) {
       std::optional<TypedAttr> padding = getInfinitePadding(pad);
-      if (!padding || !readOnlyByGenerics(pad))
+      if (!padding)
         continue;
-      SetVector<linalg::GenericOp> readers;
-      for (Operation *user : pad->getUsers()) {
-        auto generic = dyn_cast<linalg::GenericOp>(user);
-        readers.insert(generic ? generic
-                               : user->getParentOfType<linalg::GenericOp>());
-      }
-      for (linalg::GenericOp generic : readers)
+      std::optional<SetVector<linalg::GenericOp>> readers =
+          getGenericReaders(pad);
+      if (!readers)
+        continue;
+      for (linalg::GenericOp generic : *readers)
         foldInto(rewriter, generic, pad, *padding);
       if (pad->use_empty())
         rewriter.eraseOp(pad);

@@ -67,12 +67,7 @@ bool isCheapToRepeat(Operation *op) {
     if (map.isIdentity())
       ++whole;
     else if (map.isProjectedPermutation(/*allowZeroInResults=*/true) &&
-             llvm::any_of(map.getResults(), [](AffineExpr expr) {
-               return isa<AffineConstantExpr>(expr);
-             }))
-      ++broadcast;
-    else if (map.isProjectedPermutation() &&
-             map.getNumResults() < map.getNumDims())
+             !map.isPermutation())
       ++broadcast;
     else
       return false;
