@@ -28,12 +28,18 @@ pure), through torch-mlir's FX importer as linalg on tensors:
     result = ckpt.run(step.mlir, step.entry, inputs=args, budget="0.5")
     loss, *grads = result.outputs
 
+Inside torch.compile instead: `torch.compile(model,
+backend=ckpt.torch.compile_backend(budget="2GiB"))` partitions forward and
+backward by ckpt's plan and lets Inductor generate the kernels
+(ckpt.torch.partitioner).
+
 `reference(model, inputs, loss_fn, targets)` computes the loss and
 gradients with eager PyTorch autograd, as the check to compare against.
 """
 
 from .distributed import allreduce_gradients
 from .export import ExportError, ExportedStep, export_training_step
+from .partitioner import CompilePlanError, compile_backend
 from .train import TrainStep
 from .verify import VerificationError
 
@@ -54,5 +60,5 @@ def reference(model, inputs, loss_fn, targets=()):
     return [r.detach().cpu().numpy() for r in results]
 
 
-__all__ = ["ExportError", "ExportedStep", "TrainStep", "VerificationError", "allreduce_gradients",
-           "export_training_step", "reference"]
+__all__ = ["CompilePlanError", "ExportError", "ExportedStep", "TrainStep", "VerificationError",
+           "allreduce_gradients", "compile_backend", "export_training_step", "reference"]

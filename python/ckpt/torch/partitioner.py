@@ -1,0 +1,502 @@
+"""ckpt's planner inside torch.compile: AOTAutograd's forward/backward split
+chosen by ckpt's planner, both graphs compiled by Inductor.
+
+    import ckpt.torch
+    backend = ckpt.torch.compile_backend(budget="2GiB")
+    model = torch.compile(model, backend=backend)
+    loss_fn(model(x), y).backward()
+    backend.reports[-1]      # the plan of each compiled graph
+
+AOTAutograd traces the joint forward and backward graph and partitions it:
+the forward saves some values for the backward, and the backward recomputes
+the rest from them. Inductor's partitioner chooses with a min-cut and a
+knapsack under a fractional `activation_memory_budget`; this backend gives
+Inductor a partitioner (its `custom_partitioner_fn`) that runs PyTorch's own
+partition pipeline (CSE, forced saves of collectives and effectful ops, the
+extraction of both graphs, the reordering of the backward) with one step
+replaced: the choice of the saved values is ckpt's plan of the joint graph.
+
+The joint graph becomes a ckpt-plan graph (see `JointGraphProblem`): one
+node per group of FX nodes that share a storage (a view or a tuple element
+belongs to the node that allocated its storage), its bytes from the fake
+tensors' shapes and dtypes, its cost from `torch.utils.flop_counter`'s FLOP
+formulas or, for memory-bound ops, the bytes it reads and writes. Random
+ops, collectives and ops with effects are never recomputed, so dropout's
+masks are the forward's bits. Primals and tangents are arguments: alive
+throughout. Forward nodes may be recomputed, backward nodes run once. The
+planner (`ckpt.compiler.plan`, the C++ planner of `ckpt-plan`) schedules the
+graph under the budget, in the project's one grammar: bytes ("2GiB"), a
+fraction of the joint graph's peak ("0.5", "50%"), "min" or "auto"; the
+values its schedule holds when the forward is done are the ones saved.
+
+Across graph breaks each graph is planned on its own; a bytes budget applies
+to each graph's peak.
+"""
+
+import contextlib
+import operator
+import threading
+import time
+
+import torch
+
+
+__all__ = ["CompileBackend", "CompilePlanError", "JointGraphProblem", "compile_backend",
+           "measured_peak_bytes", "step_peak_bytes"]
+
+
+class CompilePlanError(RuntimeError):
+    """The backend cannot plan a graph: the budget is below the smallest peak
+    the planner finds, or the joint graph holds something it cannot model.
+    `compile_backend(..., fallback=True)` uses PyTorch's partitioner then."""
+
+
+#: Bytes per FLOP-equivalent for memory-bound ops: an op that moves b bytes
+#: costs b * _BYTES_WEIGHT, one that computes f FLOPs costs f (the larger
+#: of the two when both are known), a CPU's ratio of arithmetic to memory
+#: bandwidth in round figures.
+_BYTES_WEIGHT = 4
+
+#: Namespaces of collectives: every rank must run them alike, never again.
+_COLLECTIVE_NAMESPACES = ("_c10d_functional", "c10d", "_dtensor", "c10d_functional")
+
+
+def _tensor_bytes(value):
+    if isinstance(value, torch.Tensor):
+        return value.numel() * value.element_size()
+    if isinstance(value, (list, tuple)):
+        return sum(_tensor_bytes(v) for v in value)
+    return 0
+
+
+def _value(node):
+    return node.meta.get("val") if isinstance(node, torch.fx.Node) else node
+
+
+def _aliased_input(node):
+    """The FX node whose storage `node`'s value lives in (a view's base, a
+    tuple element's tuple), or None when `node` allocates its own."""
+    if node.op != "call_function":
+        return None
+    if node.target is operator.getitem:
+        return node.args[0] if isinstance(node.args[0], torch.fx.Node) else None
+    if isinstance(node.target, torch._ops.OpOverload) and node.target.is_view:
+        base = node.args[0] if node.args else None
+        return base if isinstance(base, torch.fx.Node) else None
+    return None
+
+
+def _is_recomputable(node):
+    """Whether recomputing `node` gives the value the forward computed:
+    deterministic ATen ops (and tuple elements); not random ops,
+    collectives, ops with effects or higher-order ops."""
+    if node.target is operator.getitem:
+        return True
+    if not isinstance(node.target, torch._ops.OpOverload):
+        return False
+    if torch.Tag.nondeterministic_seeded in node.target.tags:
+        return False
+    if node.target.namespace in _COLLECTIVE_NAMESPACES:
+        return False
+    schema = node.target._schema
+    return not schema.is_mutable
+
+
+def _flops(node):
+    """FLOPs of `node` by torch.utils.flop_counter's formulas (matrix
+    products, convolutions, attention), or None for ops it has none for."""
+    from torch.utils.flop_counter import flop_registry
+    if not isinstance(node.target, torch._ops.OpOverload):
+        return None
+    formula = flop_registry.get(node.target.overloadpacket)
+    if formula is None:
+        return None
+    args, kwargs = torch.fx.node.map_aggregate((node.args, node.kwargs), _value)
+    try:
+        return int(formula(*args, out_val=_value(node), **kwargs))
+    except Exception:  # a formula that does not take this overload's arguments
+        return None
+
+
+def _cost(node):
+    if node.op != "call_function" or _aliased_input(node) is not None:
+        return 1
+    moved = _tensor_bytes(_value(node)) + sum(
+        _tensor_bytes(_value(arg)) for arg in node.all_input_nodes)
+    flops = _flops(node) or 0
+    return max(1, flops, moved * _BYTES_WEIGHT)
+
+
+def _policy(node):
+    """The planner's policy for `node`: selective checkpointing's tags
+    (torch.utils.checkpoint's CheckpointPolicy, and the partitioner's forced
+    saves) where set."""
+    from torch.utils.checkpoint import CheckpointPolicy
+    tag = node.meta.get("recompute")
+    return {
+        CheckpointPolicy.MUST_SAVE: "must_save",
+        CheckpointPolicy.PREFER_SAVE: "prefer_save",
+        CheckpointPolicy.MUST_RECOMPUTE: "must_recompute",
+        CheckpointPolicy.PREFER_RECOMPUTE: "prefer_recompute",
+    }.get(tag, "default")
+
+
+_POLICY_STRENGTH = {"default": 0, "prefer_recompute": 1, "prefer_save": 2,
+                    "must_recompute": 3, "must_save": 4}
+
+
+class JointGraphProblem:
+    """A joint forward and backward FX graph as a ckpt-plan graph.
+
+    `graph` is the planner's input (networkx node-link JSON as a dict),
+    `group_of` maps each call_function FX node to its planner node id, and
+    `forward_groups` holds the ids of forward nodes."""
+
+    def __init__(self, joint_graph, is_forward):
+        nodes = [n for n in joint_graph.nodes if n.op == "call_function"]
+        owner, of_argument = {}, set()
+        for node in nodes:
+            base = _aliased_input(node)
+            owner[node] = owner[base] if base in owner else node
+            if base is not None and base not in owner:
+                of_argument.add(node)  # a view of a primal or a tangent
+        members = {}
+        for node in nodes:
+            members.setdefault(owner[node], []).append(node)
+        self.group_of = {}
+        self.forward_groups = set()
+        self.members = {}
+        self.recomputable = {}
+        graph_nodes, links = [], set()
+        for index, (root, group) in enumerate(members.items()):
+            forward = is_forward(root)
+            if forward:
+                self.forward_groups.add(index)
+            for node in group:
+                self.group_of[node] = index
+            self.members[index] = group
+            # Backward nodes run once; a forward node is recomputed in the
+            # backward when all of its group can be.
+            recomputable = forward and all(_is_recomputable(n) for n in group)
+            self.recomputable[index] = recomputable
+            policy = max((_policy(n) for n in group), key=_POLICY_STRENGTH.get)
+            graph_nodes.append({
+                "id": index, "name": root.name,
+                "cost_cpu": sum(_cost(n) for n in group),
+                "cost_ram": 0 if root in of_argument else _tensor_bytes(_value(root)),
+                "backward": not forward, "recomputable": recomputable,
+                "policy": policy if recomputable else "default",
+            })
+        for node in nodes:
+            for arg in node.all_input_nodes:
+                if arg in self.group_of and self.group_of[arg] != self.group_of[node]:
+                    links.add((self.group_of[arg], self.group_of[node]))
+        arguments = sum(_tensor_bytes(_value(n)) for n in joint_graph.nodes
+                        if n.op == "placeholder")
+        self.graph = {
+            "directed": True, "constant_bytes": arguments, "nodes": graph_nodes,
+            "links": [{"source": s, "target": t} for s, t in sorted(links)],
+        }
+
+    def saved_groups(self, schedule):
+        """The forward nodes `schedule` (ckpt-plan's steps) holds once every
+        forward node has been computed: the values the forward saves."""
+        remaining = set(self.forward_groups)
+        resident = set()
+        for step in schedule:
+            node = step["node"]
+            if step["op"] == "compute":
+                resident.add(node)
+                remaining.discard(node)
+            else:
+                resident.discard(node)
+            if not remaining:
+                break
+        return resident & self.forward_groups
+
+
+def _saved_values(joint_graph, node_info, saved_groups, problem):
+    """The FX nodes the forward saves for the backward: what the backward's
+    nodes read of the forward, through the forward nodes it recomputes
+    (those of groups not saved) down to saved groups and primals. A view or
+    a tuple element belongs to the phase of the node that allocated its
+    storage (the logsumexp of an attention, a dropout's mask: elements only
+    the backward reads)."""
+    primals = set(node_info.inputs)
+    saved, seen = [], set()
+
+    def visit(node):
+        if node in seen:
+            return
+        seen.add(node)
+        if node.op == "placeholder":
+            if node in primals:
+                saved.append(node)
+            return
+        if node.op != "call_function" or problem.group_of[node] not in problem.forward_groups:
+            return
+        group = problem.group_of[node]
+        kept = group in saved_groups or not problem.recomputable[group]
+        value = _value(node)
+        if kept and isinstance(value, (torch.Tensor, torch.SymInt, torch.SymFloat,
+                                       torch.SymBool)):
+            saved.append(node)
+            return
+        # A tuple is saved through its elements (the getitems read above
+        # it); one read whole is recomputed with what it reads.
+        if kept and not _is_recomputable(node):
+            raise CompilePlanError(
+                f"ckpt-compile-backend: the backward reads {node.name} "
+                f"({node.target}) whole, which can be neither saved nor recomputed")
+        for arg in node.all_input_nodes:
+            visit(arg)
+
+    for node in joint_graph.nodes:
+        if node.op == "call_function" and problem.group_of[node] not in problem.forward_groups:
+            for arg in node.all_input_nodes:
+                visit(arg)
+    return saved
+
+
+def _storage_owner(node, owner):
+    base = _aliased_input(node)
+    return owner.get(base, base) if base is not None else node
+
+
+def _simulate(module, live, frees_placeholder):
+    """Runs `module`'s FX graph op by op from `live` bytes held: each op's
+    storage is allocated, and freed after the last read of it or of its
+    views unless the graph returns it; placeholders for which
+    `frees_placeholder` holds are freed after their last read too. Returns
+    (peak, bytes held at the end)."""
+    nodes = list(module.graph.nodes)
+    owner, last_use, outputs = {}, {}, set()
+    for position, node in enumerate(nodes):
+        if node.op == "call_function":
+            owner[node] = _storage_owner(node, owner)
+        for arg in node.all_input_nodes:
+            if node.op == "output":
+                outputs.add(owner.get(arg, arg))
+            else:
+                last_use[owner.get(arg, arg)] = position
+    peak = live
+    for position, node in enumerate(nodes):
+        if node.op == "call_function" and owner[node] is node:
+            live += _tensor_bytes(_value(node))
+            peak = max(peak, live)
+        dead = {owner.get(a, a) for a in node.all_input_nodes
+                if last_use.get(owner.get(a, a)) == position}
+        if node.op == "call_function" and owner[node] is node and node not in last_use:
+            dead.add(node)
+        for storage in dead:
+            if storage in outputs:
+                continue
+            if storage.op == "placeholder" and not frees_placeholder(storage):
+                continue
+            live -= _tensor_bytes(_value(storage))
+    return peak, live
+
+
+def step_peak_bytes(forward, backward):
+    """Forecast of the peak bytes of a training step that runs the
+    partition's `forward` and then its `backward` graph (FX modules), op by
+    op with every storage freed after its last use, as Inductor's code frees
+    them (its fusion only lowers this): the primals are held throughout,
+    what the forward saves until the backward's last read of it."""
+    primals = sum(_tensor_bytes(_value(n)) for n in forward.graph.nodes
+                  if n.op == "placeholder")
+    forward_peak, forward_end = _simulate(forward, primals, lambda node: False)
+    forward_names = {n.name for n in forward.graph.nodes if n.op == "placeholder"}
+    # The backward's inputs that are not primals (saved activations,
+    # tangents) are in forward_end or arrive with the backward; they are
+    # freed at their last read.
+    handed = sum(_tensor_bytes(_value(n)) for n in backward.graph.nodes
+                 if n.op == "placeholder" and n.name not in forward_names)
+    saved_activations = sum(_tensor_bytes(_value(n)) for n in backward.graph.nodes
+                            if n.op == "placeholder" and n.name not in forward_names
+                            and not n.name.startswith("tangents"))
+    start = forward_end - saved_activations + handed
+    backward_peak, _ = _simulate(backward, start,
+                                 lambda node: node.name not in forward_names)
+    return max(forward_peak, backward_peak)
+
+
+class _Planner:
+    """ckpt's choice of the saved values, in the place of PyTorch's
+    `choose_saved_values_set` (same arguments and result)."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def __call__(self, joint_graph, node_info, memory_budget=1.0):
+        backend = self.backend
+        started = time.perf_counter()
+        from .. import compiler
+        problem = JointGraphProblem(joint_graph, node_info.is_required_fw)
+        try:
+            plan = compiler.plan(problem.graph, backend.budget, backend.solver,
+                                 backend.time_limit)
+        except compiler.CkptError as error:
+            raise CompilePlanError(
+                f"ckpt-compile-backend: graph of {len(problem.graph['nodes'])} nodes: "
+                f"{error}") from None
+        if not plan["feasible"]:
+            raise CompilePlanError(
+                f"ckpt-compile-backend: budget {backend.budget!r} is below the smallest peak "
+                f"found for a graph of {len(problem.graph['nodes'])} nodes (peak without "
+                f"recomputation {plan['baseline_peak_bytes']} bytes); try budget='min'")
+        groups = problem.saved_groups(plan["schedule"])
+        saved = _saved_values(joint_graph, node_info, groups, problem)
+        primals = set(node_info.inputs)
+        backend.reports.append({
+            "nodes": len(problem.graph["nodes"]),
+            "budget": backend.budget,
+            "budget_bytes": plan["budget_bytes"],
+            "baseline_peak_bytes": plan["baseline_peak_bytes"],
+            "planned_peak_bytes": plan["peak_bytes"],
+            "argument_bytes": problem.graph["constant_bytes"],
+            "saved_bytes": sum(_tensor_bytes(_value(n)) for n in saved if n not in primals),
+            "saved": [n.name for n in saved],
+            "forward_names": {n.name for n in joint_graph.nodes
+                              if n.op == "call_function" and node_info.is_required_fw(n)},
+            "overhead": plan["overhead"],
+            "solver": plan["solver"],
+            "optimal": plan.get("optimal", False),
+            "plan_time_s": time.perf_counter() - started,
+        })
+        return saved
+
+
+#: choose_saved_values_set is a module global of torch._functorch.partitioners
+#: that min_cut_rematerialization_partition looks up when it runs; the
+#: partitioner swaps it under this lock for the call.
+_PARTITION_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _choosing_with(planner):
+    from torch._functorch import partitioners
+    with _PARTITION_LOCK:
+        original = partitioners.choose_saved_values_set
+        partitioners.choose_saved_values_set = planner
+        try:
+            yield
+        finally:
+            partitioners.choose_saved_values_set = original
+
+
+def _split_report(forward, backward, forward_names):
+    """What the partition does: the forward nodes the backward recomputes,
+    their FLOPs, and the step's forecast peak (step_peak_bytes)."""
+    recomputed = [n for n in backward.graph.nodes
+                  if n.op == "call_function" and n.name in forward_names]
+    return {
+        "recomputed": [n.name for n in recomputed],
+        "recomputed_flops": sum(_flops(n) or 0 for n in recomputed),
+        "forecast_peak_bytes": step_peak_bytes(forward, backward),
+    }
+
+
+def _partitioner_type():
+    """Inductor's custom-partitioner class (Inductor imported on first use)."""
+    global _CkptPartitioner
+    if _CkptPartitioner is not None:
+        return _CkptPartitioner
+    from torch._inductor.custom_graph_pass import CustomPartitionerFn
+
+    class CkptPartitioner(CustomPartitionerFn):
+        """Inductor's custom partitioner: PyTorch's min-cut pipeline with
+        ckpt's plan as the choice of saved values."""
+
+        def __init__(self, backend):
+            self.backend = backend
+
+        def __call__(self, gm, joint_inputs, **kwargs):
+            from torch._functorch.partitioners import min_cut_rematerialization_partition
+            kwargs.pop("compiler", None)
+            try:
+                with _choosing_with(_Planner(self.backend)):
+                    forward, backward = min_cut_rematerialization_partition(
+                        gm, joint_inputs, compiler="inductor", **kwargs)
+                self.backend.reports[-1].update(_split_report(
+                    forward, backward, self.backend.reports[-1].pop("forward_names")))
+                return forward, backward
+            except CompilePlanError:
+                if not self.backend.fallback:
+                    raise
+            self.backend.reports.append({"fallback": True})
+            return min_cut_rematerialization_partition(gm, joint_inputs, compiler="inductor",
+                                                       **kwargs)
+
+        def uuid(self):
+            return ("ckpt", self.backend.budget, self.backend.solver,
+                    self.backend.time_limit, self.backend.fallback)
+
+        def __reduce__(self):
+            # Inductor pickles its config for cache keys: the options stand
+            # for the partitioner (the backend's reports do not travel).
+            return (_describe_partitioner, self.uuid())
+
+    _CkptPartitioner = CkptPartitioner
+    return CkptPartitioner
+
+
+_CkptPartitioner = None
+
+
+def _describe_partitioner(*options):
+    return options
+
+
+def measured_peak_bytes(step):
+    """Runs `step()` under PyTorch's profiler with memory recording and
+    returns the highest total of the bytes c10's allocator handed out
+    during it (its `[memory]` events summed in time order), above what was
+    allocated before: Inductor's buffers included."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as profiler:
+        step()
+    events = [e for e in profiler.profiler.kineto_results.events() if e.name() == "[memory]"]
+    events.sort(key=lambda e: e.start_ns())
+    live = peak = 0
+    for event in events:
+        live += event.nbytes()
+        peak = max(peak, live)
+    return peak
+
+
+class CompileBackend:
+    """A `torch.compile` backend (see the module's documentation). Each
+    compiled graph's plan is appended to `reports` (a dict: budget_bytes,
+    baseline_peak_bytes, planned_peak_bytes, saved_bytes, overhead, solver,
+    the saved and recomputed FX nodes)."""
+
+    def __init__(self, budget="auto", solver="auto", time_limit=10.0, fallback=False,
+                 inductor_config=None):
+        self.budget = str(budget)
+        self.solver = solver
+        self.time_limit = float(time_limit)
+        self.fallback = fallback
+        self.inductor_config = dict(inductor_config or {})
+        self.reports = []
+
+    def __call__(self, gm, example_inputs):
+        from torch._inductor.compile_fx import compile_fx
+        patches = dict(self.inductor_config)
+        patches["custom_partitioner_fn"] = _partitioner_type()(self)
+        # A cached graph would skip the partitioner, and its plan would go
+        # unreported: every graph is planned and compiled afresh.
+        patches["force_disable_caches"] = True
+        return compile_fx(gm, example_inputs, config_patches=patches)
+
+
+def compile_backend(budget="auto", solver="auto", time_limit=10.0, fallback=False,
+                    inductor_config=None):
+    """A `torch.compile` backend that partitions forward and backward by
+    ckpt's plan under `budget` (bytes such as "2GiB", a fraction of the peak
+    such as "0.5" or "50%", "min" or "auto") and compiles both graphs with
+    Inductor. `solver`: the planner's solver ("auto", "ilp", "greedy", ...);
+    `time_limit`: seconds per plan; `fallback`: use PyTorch's partitioner
+    where ckpt cannot plan (the report says so) instead of raising
+    CompilePlanError; `inductor_config`: Inductor config patches."""
+    return CompileBackend(budget, solver, time_limit, fallback, inductor_config)

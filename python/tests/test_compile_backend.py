@@ -1,0 +1,209 @@
+"""ckpt.torch.compile_backend: torch.compile with ckpt's planner as
+AOTAutograd's partitioner and Inductor's kernels, on the CPU. Gradients
+against eager autograd, bytes budgets against the measured peak, dropout's
+bits, graph breaks and the errors."""
+
+import pytest
+
+from torch_required import torch  # noqa: E402 (skips or fails here)
+
+import ckpt.torch
+from ckpt.torch.partitioner import CompilePlanError, measured_peak_bytes
+
+
+def mlp(seed=0, layers=8, width=256):
+    torch.manual_seed(seed)
+    modules = []
+    for _ in range(layers):
+        modules += [torch.nn.Linear(width, width), torch.nn.GELU()]
+    return torch.nn.Sequential(*modules)
+
+
+def copy_of(model):
+    import copy
+    return copy.deepcopy(model)
+
+
+def gradients(model, step):
+    for p in model.parameters():
+        p.grad = None
+    loss = step()
+    loss.backward()
+    return loss.detach(), [p.grad.clone() for p in model.parameters()]
+
+
+def normwise(a, b):
+    return ((a - b).norm() / max(b.norm(), 1e-30)).item()
+
+
+def check_like_eager(model, inputs, loss_fn, budget, bound=1e-5, **options):
+    """Loss and gradients of the compiled step within `bound` (normwise) of
+    eager's, or, where eager float32 or torch.compile's own step (Inductor's
+    arithmetic with PyTorch's partitioner) is that far from float64, no
+    further from a float64 run than 1.5x the larger of their distances."""
+    eager, exact, default = copy_of(model), copy_of(model).double(), copy_of(model)
+    loss_e, grads_e = gradients(eager, lambda: loss_fn(eager(*inputs)))
+    loss_x, grads_x = gradients(exact, lambda: loss_fn(exact(*[x.double() for x in inputs])))
+    backend = ckpt.torch.compile_backend(budget=budget, **options)
+    compiled = torch.compile(model, backend=backend)
+    loss_c, grads_c = gradients(model, lambda: loss_fn(compiled(*inputs)))
+    results_d = []
+
+    def inductors():
+        if not results_d:
+            torch._dynamo.reset()
+            inductor = torch.compile(default)
+            results_d.append(gradients(default, lambda: loss_fn(inductor(*inputs))))
+        return results_d[0]
+
+    def distance(a, b, floor):
+        return ((a.double() - b.double()).norm() / max(b.norm().item(), floor)).item()
+
+    def close(c, e, x, d, floor):
+        return distance(c, e, floor) <= bound or \
+            distance(c, x, floor) <= 1.5 * max(distance(e, x, floor), distance(d(), x, floor))
+
+    assert close(loss_c, loss_e, loss_x, lambda: inductors()[0], 0)
+    # Per parameter, the norm floored at 1e-3 of the whole gradient's.
+    whole = torch.cat([g.flatten() for g in grads_e]).norm().item()
+    for index, (name, _) in enumerate(model.named_parameters()):
+        assert close(grads_c[index], grads_e[index], grads_x[index],
+                     lambda: inductors()[1][index], 1e-3 * whole), name
+    return backend, compiled
+
+
+@pytest.fixture(autouse=True)
+def fresh_dynamo():
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+def square_mean(y):
+    return y.square().mean()
+
+
+def distance_to(target):
+    """A loss whose gradient is not rounding noise after a normalization:
+    the mean squared distance to a fixed random tensor."""
+    return lambda y: (y - target).square().mean()
+
+
+def test_mlp_gradients_equal_eager_and_forecast_equals_measured():
+    x = torch.randn(512, 256)
+    arguments = sum(p.numel() * 4 for p in mlp().parameters()) + x.numel() * 4
+    peaks = {}
+    for budget in ["1.0", "0.6", "min"]:
+        model = mlp()
+        backend, compiled = check_like_eager(model, (x,), square_mean, budget)
+        report = backend.reports[-1]
+        assert report["forecast_peak_bytes"] == report["planned_peak_bytes"]
+        measured = measured_peak_bytes(lambda: square_mean(compiled(x)).backward()) + arguments
+        # The loss's tangent (a scalar) is the difference.
+        assert abs(measured - report["forecast_peak_bytes"]) <= 64, (budget, measured, report)
+        peaks[budget] = (measured, report)
+    assert peaks["min"][0] < peaks["0.6"][0] < peaks["1.0"][0]
+    assert peaks["1.0"][1]["recomputed"] == []
+    assert peaks["min"][1]["recomputed_flops"] > 0
+
+
+def test_bytes_budgets_hold_as_measured_and_monotone():
+    x = torch.randn(512, 256)
+    arguments = sum(p.numel() * 4 for p in mlp().parameters()) + x.numel() * 4
+    measured = []
+    for megabytes in [10, 11.5, 13, 14.5, 16]:
+        budget = int(megabytes * 1e6)
+        model = mlp()
+        backend = ckpt.torch.compile_backend(budget=f"{budget}B")
+        compiled = torch.compile(model, backend=backend)
+        square_mean(compiled(x)).backward()
+        for p in model.parameters():
+            p.grad = None
+        peak = measured_peak_bytes(lambda: square_mean(compiled(x)).backward()) + arguments
+        assert peak <= budget, (megabytes, peak, backend.reports[-1])
+        measured.append(peak)
+        torch._dynamo.reset()
+    assert measured == sorted(measured)
+
+
+def test_transformer_encoder_and_batch_norm_cnn_equal_eager():
+    torch.manual_seed(1)
+    layer = torch.nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0, batch_first=True)
+    encoder = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+    backend, _ = check_like_eager(encoder, (torch.randn(8, 64, 64),),
+                                  distance_to(torch.randn(8, 64, 64)), "min")
+    assert backend.reports[-1]["recomputed"]
+    torch._dynamo.reset()
+    torch.manual_seed(2)
+    cnn = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3, padding=1, bias=False), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+        torch.nn.Conv2d(8, 8, 3, stride=2, padding=1, groups=2, bias=False),
+        torch.nn.BatchNorm2d(8),
+        torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(8, 4))
+    eager = copy_of(cnn)
+    x = torch.randn(4, 3, 16, 16)
+    check_like_eager(cnn, (x,), distance_to(torch.randn(4, 4)), "min")
+    eager(x)  # the same number of forwards: running statistics updated once each
+    for (name, a), (_, b) in zip(cnn.named_buffers(), eager.named_buffers()):
+        assert torch.allclose(a.float(), b.float(), rtol=1e-5, atol=1e-6), name
+
+
+def test_dropout_masks_are_the_forwards_bits():
+    import torch._inductor.config as inductor_config
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Linear(128, 128)
+            self.b = torch.nn.Linear(128, 128)
+
+        def forward(self, x):
+            h = torch.nn.functional.dropout(torch.tanh(self.a(x)), 0.5, training=True)
+            return self.b(torch.nn.functional.gelu(h))
+
+    torch.manual_seed(3)
+    model = Net()
+    x = torch.randn(256, 128)
+    eager = copy_of(model)
+    torch.manual_seed(7)
+    loss_e, grads_e = gradients(eager, lambda: square_mean(eager(x)))
+    backend = ckpt.torch.compile_backend(budget="min")
+    compiled = torch.compile(model, backend=backend)
+    with inductor_config.patch(fallback_random=True):
+        torch.manual_seed(7)
+        loss_c, grads_c = gradients(model, lambda: square_mean(compiled(x)))
+    assert backend.reports[-1]["recomputed"], "the plan recomputes nothing: no test"
+    assert normwise(loss_c, loss_e) <= 1e-5
+    for gc, ge in zip(grads_c, grads_e):
+        assert normwise(gc, ge) <= 1e-5
+
+
+def test_graph_breaks_plan_each_graph():
+    class Broken(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.first = mlp(seed=4, layers=3, width=128)
+            self.second = mlp(seed=5, layers=3, width=128)
+
+        def forward(self, x):
+            h = self.first(x)
+            torch._dynamo.graph_break()
+            return self.second(h)
+
+    backend, _ = check_like_eager(Broken(), (torch.randn(1024, 128),), square_mean, "min")
+    planned = [r for r in backend.reports if "planned_peak_bytes" in r]
+    assert len(planned) == 2
+
+
+def test_budget_below_the_smallest_peak_is_an_error_or_falls_back():
+    x = torch.randn(64, 64)
+    model = mlp(layers=2, width=64)
+    compiled = torch.compile(model, backend=ckpt.torch.compile_backend(budget="1KiB"))
+    with pytest.raises(Exception, match="infeasible|smallest"):
+        square_mean(compiled(x)).backward()
+    torch._dynamo.reset()
+    backend, _ = check_like_eager(mlp(layers=2, width=64), (x,), square_mean, "1KiB",
+                                  fallback=True)
+    assert backend.reports[-1] == {"fallback": True}
+    with pytest.raises(CompilePlanError):
+        raise CompilePlanError("importable")
