@@ -211,6 +211,19 @@ ckpt::planner::planRemat(const RematProblem &problem, uint64_t budgetBytes,
     return result.takeError();
   if (!result->isFeasible) {
     uint64_t working = smallestFeasiblePeakFound(problem);
+    // Greedy is not monotone in the budget: a smaller budget it was seen
+    // to meet has a schedule within this one.
+    if (working <= budgetBytes) {
+      llvm::Expected<PlanResult> within =
+          runSolver(problem, working, spec, options);
+      if (!within)
+        return within.takeError();
+      if (within->isFeasible)
+        result = std::move(within);
+    }
+  }
+  if (!result->isFeasible) {
+    uint64_t working = smallestFeasiblePeakFound(problem);
     uint64_t smallest = working;
     if (result->peakBytes > 0 && result->peakBytes < smallest)
       smallest = result->peakBytes;

@@ -42,7 +42,7 @@ import torch
 
 
 __all__ = ["CompileBackend", "CompilePlanError", "JointGraphProblem", "compile_backend",
-           "measured_peak_bytes", "step_peak_bytes"]
+           "measured_peak_bytes", "split_report"]
 
 
 class CompilePlanError(RuntimeError):
@@ -102,6 +102,33 @@ def _is_recomputable(node):
     return not schema.is_mutable
 
 
+def _has_tag(node, tag):
+    return isinstance(node.target, torch._ops.OpOverload) and tag in node.target.tags
+
+
+def _graph_outputs(graph):
+    return {arg for node in graph.nodes if node.op == "output" for arg in node.all_input_nodes}
+
+
+def _is_fused_away(node, outputs):
+    """Whether Inductor computes `node` inside the kernels of its readers
+    instead of writing it to memory: a pointwise op read only by pointwise
+    ops and reductions (which fuse it), not a graph output."""
+    return (node.op == "call_function" and _has_tag(node, torch.Tag.pointwise) and
+            bool(node.users) and node not in outputs and
+            all(_has_tag(u, torch.Tag.pointwise) or _has_tag(u, torch.Tag.reduction)
+                for u in node.users))
+
+
+def _materialized_reads(node, fused):
+    """What `node` reads once its fused-away inputs are computed in its
+    kernel: what those read, transitively."""
+    reads = set()
+    for arg in node.all_input_nodes:
+        reads |= _materialized_reads(arg, fused) if arg in fused else {arg}
+    return reads
+
+
 def _flops(node):
     """FLOPs of `node` by torch.utils.flop_counter's formulas (matrix
     products, convolutions, attention), or None for ops it has none for."""
@@ -154,6 +181,11 @@ class JointGraphProblem:
 
     def __init__(self, joint_graph, is_forward):
         nodes = [n for n in joint_graph.nodes if n.op == "call_function"]
+        outputs = _graph_outputs(joint_graph)
+        # Pointwise ops that Inductor fuses into their readers hold no
+        # memory: 0 bytes, recomputed wherever read (never saved), and their
+        # readers read what they read.
+        self.fused = {n for n in nodes if _is_fused_away(n, outputs)}
         owner, of_argument = {}, set()
         for node in nodes:
             base = _aliased_input(node)
@@ -180,16 +212,23 @@ class JointGraphProblem:
             recomputable = forward and all(_is_recomputable(n) for n in group)
             self.recomputable[index] = recomputable
             policy = max((_policy(n) for n in group), key=_POLICY_STRENGTH.get)
+            fused = root in self.fused
+            if fused and recomputable:
+                policy = "must_recompute"
             graph_nodes.append({
                 "id": index, "name": root.name,
-                "cost_cpu": sum(_cost(n) for n in group),
-                "cost_ram": 0 if root in of_argument else _tensor_bytes(_value(root)),
+                "cost_cpu": max(1, _tensor_bytes(_value(root)) // 4) if fused else
+                sum(_cost(n) for n in group),
+                "cost_ram": 0 if root in of_argument or fused else _tensor_bytes(_value(root)),
                 "backward": not forward, "recomputable": recomputable,
                 "policy": policy if recomputable else "default",
             })
         for node in nodes:
-            for arg in node.all_input_nodes:
-                if arg in self.group_of and self.group_of[arg] != self.group_of[node]:
+            reads = {arg for arg in node.all_input_nodes if arg in self.group_of}
+            reads |= {arg for arg in _materialized_reads(node, self.fused)
+                      if arg in self.group_of}
+            for arg in reads:
+                if self.group_of[arg] != self.group_of[node]:
                     links.add((self.group_of[arg], self.group_of[node]))
         arguments = sum(_tensor_bytes(_value(n)) for n in joint_graph.nodes
                         if n.op == "placeholder")
@@ -236,7 +275,8 @@ def _saved_values(joint_graph, node_info, saved_groups, problem):
         if node.op != "call_function" or problem.group_of[node] not in problem.forward_groups:
             return
         group = problem.group_of[node]
-        kept = group in saved_groups or not problem.recomputable[group]
+        kept = (group in saved_groups and node not in problem.fused) or \
+            not problem.recomputable[group]
         value = _value(node)
         if kept and isinstance(value, (torch.Tensor, torch.SymInt, torch.SymFloat,
                                        torch.SymBool)):
@@ -256,69 +296,6 @@ def _saved_values(joint_graph, node_info, saved_groups, problem):
             for arg in node.all_input_nodes:
                 visit(arg)
     return saved
-
-
-def _storage_owner(node, owner):
-    base = _aliased_input(node)
-    return owner.get(base, base) if base is not None else node
-
-
-def _simulate(module, live, frees_placeholder):
-    """Runs `module`'s FX graph op by op from `live` bytes held: each op's
-    storage is allocated, and freed after the last read of it or of its
-    views unless the graph returns it; placeholders for which
-    `frees_placeholder` holds are freed after their last read too. Returns
-    (peak, bytes held at the end)."""
-    nodes = list(module.graph.nodes)
-    owner, last_use, outputs = {}, {}, set()
-    for position, node in enumerate(nodes):
-        if node.op == "call_function":
-            owner[node] = _storage_owner(node, owner)
-        for arg in node.all_input_nodes:
-            if node.op == "output":
-                outputs.add(owner.get(arg, arg))
-            else:
-                last_use[owner.get(arg, arg)] = position
-    peak = live
-    for position, node in enumerate(nodes):
-        if node.op == "call_function" and owner[node] is node:
-            live += _tensor_bytes(_value(node))
-            peak = max(peak, live)
-        dead = {owner.get(a, a) for a in node.all_input_nodes
-                if last_use.get(owner.get(a, a)) == position}
-        if node.op == "call_function" and owner[node] is node and node not in last_use:
-            dead.add(node)
-        for storage in dead:
-            if storage in outputs:
-                continue
-            if storage.op == "placeholder" and not frees_placeholder(storage):
-                continue
-            live -= _tensor_bytes(_value(storage))
-    return peak, live
-
-
-def step_peak_bytes(forward, backward):
-    """Forecast of the peak bytes of a training step that runs the
-    partition's `forward` and then its `backward` graph (FX modules), op by
-    op with every storage freed after its last use, as Inductor's code frees
-    them (its fusion only lowers this): the primals are held throughout,
-    what the forward saves until the backward's last read of it."""
-    primals = sum(_tensor_bytes(_value(n)) for n in forward.graph.nodes
-                  if n.op == "placeholder")
-    forward_peak, forward_end = _simulate(forward, primals, lambda node: False)
-    forward_names = {n.name for n in forward.graph.nodes if n.op == "placeholder"}
-    # The backward's inputs that are not primals (saved activations,
-    # tangents) are in forward_end or arrive with the backward; they are
-    # freed at their last read.
-    handed = sum(_tensor_bytes(_value(n)) for n in backward.graph.nodes
-                 if n.op == "placeholder" and n.name not in forward_names)
-    saved_activations = sum(_tensor_bytes(_value(n)) for n in backward.graph.nodes
-                            if n.op == "placeholder" and n.name not in forward_names
-                            and not n.name.startswith("tangents"))
-    start = forward_end - saved_activations + handed
-    backward_peak, _ = _simulate(backward, start,
-                                 lambda node: node.name not in forward_names)
-    return max(forward_peak, backward_peak)
 
 
 class _Planner:
@@ -357,8 +334,6 @@ class _Planner:
             "argument_bytes": problem.graph["constant_bytes"],
             "saved_bytes": sum(_tensor_bytes(_value(n)) for n in saved if n not in primals),
             "saved": [n.name for n in saved],
-            "forward_names": {n.name for n in joint_graph.nodes
-                              if n.op == "call_function" and node_info.is_required_fw(n)},
             "overhead": plan["overhead"],
             "solver": plan["solver"],
             "optimal": plan.get("optimal", False),
@@ -385,15 +360,16 @@ def _choosing_with(planner):
             partitioners.choose_saved_values_set = original
 
 
-def _split_report(forward, backward, forward_names):
-    """What the partition does: the forward nodes the backward recomputes,
-    their FLOPs, and the step's forecast peak (step_peak_bytes)."""
+def split_report(forward, backward):
+    """What a partition into `forward` and `backward` FX modules does (any
+    partitioner's): the forward's nodes that the backward computes again,
+    and their FLOPs."""
+    forward_names = {n.name for n in forward.graph.nodes if n.op == "call_function"}
     recomputed = [n for n in backward.graph.nodes
                   if n.op == "call_function" and n.name in forward_names]
     return {
         "recomputed": [n.name for n in recomputed],
         "recomputed_flops": sum(_flops(n) or 0 for n in recomputed),
-        "forecast_peak_bytes": step_peak_bytes(forward, backward),
     }
 
 
@@ -418,8 +394,7 @@ def _partitioner_type():
                 with _choosing_with(_Planner(self.backend)):
                     forward, backward = min_cut_rematerialization_partition(
                         gm, joint_inputs, compiler="inductor", **kwargs)
-                self.backend.reports[-1].update(_split_report(
-                    forward, backward, self.backend.reports[-1].pop("forward_names")))
+                self.backend.reports[-1].update(split_report(forward, backward))
                 return forward, backward
             except CompilePlanError:
                 if not self.backend.fallback:
