@@ -183,9 +183,11 @@ class JointGraphProblem:
         nodes = [n for n in joint_graph.nodes if n.op == "call_function"]
         outputs = _graph_outputs(joint_graph)
         # Pointwise ops that Inductor fuses into their readers hold no
-        # memory: 0 bytes, recomputed wherever read (never saved), and their
-        # readers read what they read.
+        # memory and are computed inside each reader: they are not planner
+        # nodes (never saved); their readers read what they read and pay
+        # their cost.
         self.fused = {n for n in nodes if _is_fused_away(n, outputs)}
+        nodes = [n for n in nodes if n not in self.fused]
         owner, of_argument = {}, set()
         for node in nodes:
             base = _aliased_input(node)
@@ -212,21 +214,16 @@ class JointGraphProblem:
             recomputable = forward and all(_is_recomputable(n) for n in group)
             self.recomputable[index] = recomputable
             policy = max((_policy(n) for n in group), key=_POLICY_STRENGTH.get)
-            fused = root in self.fused
-            if fused and recomputable:
-                policy = "must_recompute"
             graph_nodes.append({
                 "id": index, "name": root.name,
-                "cost_cpu": max(1, _tensor_bytes(_value(root)) // 4) if fused else
-                sum(_cost(n) for n in group),
-                "cost_ram": 0 if root in of_argument or fused else _tensor_bytes(_value(root)),
+                "cost_cpu": sum(_cost(n) + self._fused_cost(n) for n in group),
+                "cost_ram": 0 if root in of_argument else _tensor_bytes(_value(root)),
                 "backward": not forward, "recomputable": recomputable,
                 "policy": policy if recomputable else "default",
             })
         for node in nodes:
-            reads = {arg for arg in node.all_input_nodes if arg in self.group_of}
-            reads |= {arg for arg in _materialized_reads(node, self.fused)
-                      if arg in self.group_of}
+            reads = {arg for arg in _materialized_reads(node, self.fused)
+                     if arg in self.group_of}
             for arg in reads:
                 if self.group_of[arg] != self.group_of[node]:
                     links.add((self.group_of[arg], self.group_of[node]))
@@ -236,6 +233,17 @@ class JointGraphProblem:
             "directed": True, "constant_bytes": arguments, "nodes": graph_nodes,
             "links": [{"source": s, "target": t} for s, t in sorted(links)],
         }
+
+    def _fused_cost(self, node):
+        """What `node` pays for the fused pointwise ops it computes again:
+        one unit per element of each (they read and write no memory)."""
+        cost = 0
+        for arg in node.all_input_nodes:
+            if arg in self.fused:
+                value = _value(arg)
+                cost += (value.numel() if isinstance(value, torch.Tensor) else 1) + \
+                    self._fused_cost(arg)
+        return cost
 
     def saved_groups(self, schedule):
         """The forward nodes `schedule` (ckpt-plan's steps) holds once every
@@ -272,11 +280,17 @@ def _saved_values(joint_graph, node_info, saved_groups, problem):
             if node in primals:
                 saved.append(node)
             return
-        if node.op != "call_function" or problem.group_of[node] not in problem.forward_groups:
+        if node.op != "call_function":
+            return
+        if node in problem.fused:
+            # Computed again inside its readers, from what it reads.
+            for arg in node.all_input_nodes:
+                visit(arg)
             return
         group = problem.group_of[node]
-        kept = (group in saved_groups and node not in problem.fused) or \
-            not problem.recomputable[group]
+        if group not in problem.forward_groups:
+            return
+        kept = group in saved_groups or not problem.recomputable[group]
         value = _value(node)
         if kept and isinstance(value, (torch.Tensor, torch.SymInt, torch.SymFloat,
                                        torch.SymBool)):
@@ -292,7 +306,8 @@ def _saved_values(joint_graph, node_info, saved_groups, problem):
             visit(arg)
 
     for node in joint_graph.nodes:
-        if node.op == "call_function" and problem.group_of[node] not in problem.forward_groups:
+        if node.op == "call_function" and node not in problem.fused and \
+                problem.group_of[node] not in problem.forward_groups:
             for arg in node.all_input_nodes:
                 visit(arg)
     return saved
