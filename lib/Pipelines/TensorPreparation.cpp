@@ -64,6 +64,9 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   WidenAccumulatorsPassOptions widen;
   widen.f32MinExtent = options.f32MinExtent;
   pm.addPass(createWidenAccumulatorsPass(widen));
+  // Sums the widening made equal (BatchNorm's mean, summed for its
+  // variance and again to be saved) are computed once.
+  pm.addPass(createMergeRepeatedReductionsPass());
   // Embedding gradients add rows instead of multiplying by one-hot
   // matrices; the loops bufferize in place.
   if (options.scatterOneHotProducts)

@@ -8,17 +8,47 @@
 #include "ckpt/Runtime/CkptRuntime.h"
 #include "ckpt/Runtime/AllocationLedger.h"
 
+#include "BufferCache.h"
+
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 
 using ckpt::runtime::AllocationLedger;
+using ckpt::runtime::BufferCache;
 
 AllocationLedger &getLedger() {
   // Never destroyed: lowered code may free buffers from other static
   // destructors after this translation unit's would have run.
   static AllocationLedger *ledger = new AllocationLedger("ckpt-runtime");
   return *ledger;
+}
+
+BufferCache &getBufferCache() {
+  // Never destroyed, like the ledger. CKPT_RUNTIME_CACHE=0 turns it off.
+  static BufferCache *cache = [] {
+    const char *setting = std::getenv("CKPT_RUNTIME_CACHE");
+    return new BufferCache(!setting || std::strcmp(setting, "0") != 0);
+  }();
+  return *cache;
+}
+
+/// A counted buffer of `sizeBytes` aligned to `alignment` (a power of two,
+/// at least sizeof(void *)): large ones through the buffer cache.
+void *allocate(size_t alignment, size_t sizeBytes) {
+  if (!sizeBytes)
+    sizeBytes = 1;
+  void *ptr = nullptr;
+  AllocationLedger &ledger = getLedger();
+  if (sizeBytes >= BufferCache::kMinBytes &&
+      alignment <= BufferCache::kAlignment)
+    ptr = getBufferCache().allocate(sizeBytes, ledger.getLiveBytes());
+  else if (posix_memalign(&ptr, alignment, sizeBytes) != 0)
+    ptr = nullptr;
+  if (ptr)
+    ledger.recordAllocation(ptr, sizeBytes);
+  return ptr;
 }
 
 /// Prints the report at exit when CKPT_RUNTIME_REPORT asks for it.
@@ -34,10 +64,7 @@ ExitReporter exitReporter;
 extern "C" {
 
 void *_mlir_memref_to_llvm_alloc(size_t sizeBytes) {
-  void *ptr = std::malloc(sizeBytes ? sizeBytes : 1);
-  if (ptr)
-    getLedger().recordAllocation(ptr, sizeBytes);
-  return ptr;
+  return allocate(alignof(std::max_align_t), sizeBytes);
 }
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignmentBytes,
@@ -46,11 +73,7 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignmentBytes,
   size_t alignment = sizeof(void *);
   while (alignment < alignmentBytes)
     alignment *= 2;
-  void *ptr = nullptr;
-  if (posix_memalign(&ptr, alignment, sizeBytes ? sizeBytes : 1) != 0)
-    return nullptr;
-  getLedger().recordAllocation(ptr, sizeBytes);
-  return ptr;
+  return allocate(alignment, sizeBytes);
 }
 
 void _mlir_memref_to_llvm_free(void *ptr) {
@@ -58,7 +81,12 @@ void _mlir_memref_to_llvm_free(void *ptr) {
     return;
   // A pointer we did not hand out is counted and left alone: freeing memory
   // of another allocator would corrupt it.
-  if (getLedger().recordFree(ptr))
+  size_t sizeBytes = 0;
+  if (!getLedger().recordFree(ptr, &sizeBytes))
+    return;
+  if (sizeBytes >= BufferCache::kMinBytes)
+    getBufferCache().release(ptr, sizeBytes);
+  else
     std::free(ptr);
 }
 
@@ -71,6 +99,10 @@ int64_t ckpt_runtime_unknown_free_count(void) {
   return getLedger().getUnknownFreeCount();
 }
 void ckpt_runtime_reset(void) { getLedger().reset(); }
+int64_t ckpt_runtime_cached_bytes(void) {
+  return getBufferCache().getCachedBytes();
+}
+void ckpt_runtime_release_cache(void) { getBufferCache().clear(); }
 void ckpt_runtime_print_report(void) { getLedger().printReport(stdout); }
 
 } // extern "C"

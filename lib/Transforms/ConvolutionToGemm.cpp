@@ -403,6 +403,42 @@ Value getSwappedSource(Value value) {
   return copy.getDpsInputs()[0];
 }
 
+/// Whether `value` is stored as one contiguous row-major block once
+/// bufferized: a slice is when its strides are 1 and, past its first
+/// dimension of more than one entry, it keeps every dimension whole (and its
+/// source is); reshapes keep it; any other value is a buffer of its own. A
+/// slice of single kernel taps (stride KH*KW between channels) is not, and
+/// a product reading it would not be a BLAS call.
+bool isStoredContiguously(Value value) {
+  while (true) {
+    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
+      value = collapse.getSrc();
+      continue;
+    }
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
+      value = expand.getSrc();
+      continue;
+    }
+    auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      return true;
+    if (!slice.hasUnitStride())
+      return false;
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    ArrayRef<int64_t> whole = slice.getSourceType().getShape();
+    bool partial = false;
+    for (auto [size, extent] : llvm::zip_equal(sizes, whole)) {
+      if (ShapedType::isDynamic(size) || ShapedType::isDynamic(extent))
+        return false;
+      if (partial && size != extent)
+        return false;
+      if (size != 1)
+        partial = true;
+    }
+    value = slice.getSource();
+  }
+}
+
 /// The only user of `op`'s result when it is a copy on tensors swapping the
 /// first two of four dimensions.
 Operation *getOnlySwappingUser(Operation *op) {
@@ -453,7 +489,11 @@ struct NchwConvolutionAsGemm
       input = source;
       gemm.inputTransposed = true;
     }
+    // A swapped source stored in pieces (single taps of a larger kernel) is
+    // left to the swap, which copies it whole once.
     Value filterSource = getSwappedSource(conv.getInputs()[1]);
+    if (filterSource && !isStoredContiguously(filterSource))
+      filterSource = Value();
 
     // col[c, kh, kw, n, oh, ow] = input[n, c, oh*s0 + kh*d0, ow*s1 + kw*d1],
     // n relative to the chunk.

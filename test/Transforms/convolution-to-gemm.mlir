@@ -310,6 +310,36 @@ func.func @pointwise_input_gradient(%g: tensor<4x16x6x6xf32>, %w: tensor<16x8x1x
 
 // -----
 
+// The same with the filters one tap of a 3x3 kernel (a strided
+// convolution's input gradient, phase by phase): that slice is strided
+// between channels once bufferized, no BLAS operand, so the swap copies it
+// whole once and the product reads the copy.
+// CHECK-LABEL: func.func @pointwise_input_gradient_of_a_tap
+// CHECK:         %[[TAP:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [16, 8, 1, 1] [1, 1, 1, 1]
+// CHECK:         %[[WT:.*]] = linalg.generic {{.*}} ins(%[[TAP]] : tensor<16x8x1x1xf32>)
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %[[WT]] {{\[}}[0], [1, 2, 3]] : tensor<8x16x1x1xf32> into tensor<8x16xf32>
+// CHECK:         scf.for
+// CHECK:           linalg.matmul ins(%[[F]], %{{.*}} : tensor<8x16xf32>, tensor<16x36xf32>)
+#tapswap = affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>
+#tapid = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @pointwise_input_gradient_of_a_tap(%g: tensor<4x16x6x6xf32>, %w3: tensor<16x8x3x3xf32>) -> tensor<4x8x6x6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %w = tensor.extract_slice %w3[0, 0, 1, 1] [16, 8, 1, 1] [1, 1, 1, 1] : tensor<16x8x3x3xf32> to tensor<16x8x1x1xf32>
+  %ew = tensor.empty() : tensor<8x16x1x1xf32>
+  %wt = linalg.generic {indexing_maps = [#tapswap, #tapid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : tensor<16x8x1x1xf32>) outs(%ew : tensor<8x16x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x16x1x1xf32>
+  %e = tensor.empty() : tensor<4x8x6x6xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x6x6xf32>) -> tensor<4x8x6x6xf32>
+  %dx = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%g, %wt : tensor<4x16x6x6xf32>, tensor<8x16x1x1xf32>) outs(%z : tensor<4x8x6x6xf32>) -> tensor<4x8x6x6xf32>
+  return %dx : tensor<4x8x6x6xf32>
+}
+
+// -----
+
 // A 1x1 convolution's weight gradient on a small grid (8x8): the kernel is
 // the whole image and the output 1x1, so each image's output gradient is
 // the filter block, read where it is, one image at a time; the transposes

@@ -38,14 +38,16 @@ public:
   }
 
   /// Records the free of `ptr`; returns false (and counts it) when `ptr` was
-  /// not allocated here.
-  bool recordFree(void *ptr) {
+  /// not allocated here. Its size goes to `sizeBytes` when given.
+  bool recordFree(void *ptr, size_t *sizeBytes = nullptr) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = sizes.find(ptr);
     if (it == sizes.end()) {
       ++unknownFreeCount;
       return false;
     }
+    if (sizeBytes)
+      *sizeBytes = it->second;
     liveBytes -= static_cast<int64_t>(it->second);
     sizes.erase(it);
     return true;

@@ -404,6 +404,31 @@ def ReadOnlyArgumentsPass : Pass<"ckpt-read-only-arguments", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
+def MergeRepeatedReductionsPass : Pass<"ckpt-merge-repeated-reductions"> {
+  let summary = "Compute a reduction repeated on the same inputs once";
+  let description = [{
+    Decompositions compute some reductions twice: BatchNorm's variance
+    sums the input for its mean, and the mean PyTorch saves for the
+    backward is a second sum of the same input. Once
+    `ckpt-widen-accumulators` has made both accumulate in f64 they are the
+    same `linalg.generic`, but into initial values filled separately (a
+    fill and a generic yielding the constant, kept apart on purpose by
+    `ckpt-privatize-inits`), so CSE does not see it, and each BatchNorm
+    reads its input three times instead of twice.
+
+    This pass replaces a `linalg.generic` on tensors with a reduction
+    iterator by an earlier one in the same block when both have the same
+    inputs, attributes and payload and their initial values are the same
+    value or fills of the same type with the same value (`linalg.fill` or
+    its generic form, one SSA value or equal constants); fills left unread
+    are erased. Only reductions whose results have at most 1/8 of their
+    largest input's elements are merged, so that holding the first result
+    until the second one's readers run costs little memory beside reading
+    the input again. Results are the same bits.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def FoldPoolingPadsPass : Pass<"ckpt-fold-pooling-pads"> {
   let summary = "Read max and min pools' windows through bounds checks "
                 "instead of a padded copy";
