@@ -155,6 +155,33 @@ def test_transformer_encoder_and_batch_norm_cnn_equal_eager():
         assert torch.allclose(a.float(), b.float(), rtol=1e-5, atol=1e-6), name
 
 
+def test_batch_norm_cnn_without_recomputation_saves_its_activations():
+    """At budget 1.0 nothing is recomputed and the forecast is not below the
+    measured peak: the BatchNorm statistics the joint graph lists after the
+    backward's first node, the filter gradients beside the input gradients
+    of the same op, the channels-last copies Inductor makes of the images
+    and filters, and the workspace of oneDNN's convolutions are all planned
+    (without them the saved values were cut at the wrong point and the
+    backward recomputed every convolution)."""
+    torch.manual_seed(3)
+    cnn = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 16, 3, padding=1, bias=False), torch.nn.BatchNorm2d(16),
+        torch.nn.ReLU(), torch.nn.Conv2d(16, 32, 3, stride=2, padding=1, bias=False),
+        torch.nn.BatchNorm2d(32), torch.nn.ReLU(), torch.nn.Conv2d(32, 32, 3, padding=1),
+        torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
+        torch.nn.Linear(32, 10))
+    x = torch.randn(16, 3, 32, 32)
+    target = torch.randn(16, 10)
+    backend, step = check_like_eager(cnn, (x,), distance_to(target), "1.0")
+    report = backend.reports[-1]
+    assert report["recomputed_flops"] == 0, report["recomputed"]
+    arguments = report["argument_bytes"]
+    for p in cnn.parameters():
+        p.grad = None
+    measured = measured_peak_bytes(lambda: step(x).backward()) + arguments
+    assert measured <= report["planned_peak_bytes"], (measured, report)
+
+
 def test_dropout_masks_are_the_forwards_bits():
     import torch._inductor.config as inductor_config
 

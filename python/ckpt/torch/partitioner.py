@@ -23,11 +23,19 @@ tensors' shapes and dtypes, its cost from `torch.utils.flop_counter`'s FLOP
 formulas or, for memory-bound ops, the bytes it reads and writes. Random
 ops, collectives and ops with effects are never recomputed, so dropout's
 masks are the forward's bits. Primals and tangents are arguments: alive
-throughout. Forward nodes may be recomputed, backward nodes run once. The
+throughout; the graph's outputs (gradients, loss) are alive from where they
+are computed to the end, a weight gradient apart from the input gradient
+computed beside it. What Inductor holds beyond the FX values is counted too:
+the workspace library kernels allocate while they run (measured once per
+call signature, `ckpt.torch.workspace`), and, where Inductor lays
+convolutions out channels-last (its own heuristic), the copies of the
+graph's 4-D inputs they read and of the filter gradients they write.
+Forward nodes (what the forward's outputs need, and what the backward reads
+without depending on a tangent) may be recomputed, backward nodes run once. The
 planner (`ckpt.compiler.plan`, the C++ planner of `ckpt-plan`) schedules the
 graph under the budget, in the project's one grammar: bytes ("2GiB"), a
 fraction of the joint graph's peak ("0.5", "50%"), "min" or "auto"; the
-values its schedule holds when the forward is done are the ones saved.
+values its schedule holds when the backward starts are the ones saved.
 
 Across graph breaks each graph is planned on its own; a bytes budget applies
 to each graph's peak.
@@ -37,6 +45,7 @@ import contextlib
 import operator
 import threading
 import time
+import types
 
 import torch
 
@@ -172,6 +181,20 @@ _POLICY_STRENGTH = {"default": 0, "prefer_recompute": 1, "prefer_save": 2,
                     "must_recompute": 3, "must_save": 4}
 
 
+_CONVOLUTIONS = (torch.ops.aten.convolution.default, torch.ops.aten.convolution_backward.default)
+
+
+def _copies_convolution_inputs(joint_graph):
+    """Whether Inductor will lay `joint_graph`'s convolutions out
+    channels-last (its own heuristic, on the joint graph)."""
+    try:
+        from torch._inductor.graph import GraphLowering
+        module = types.SimpleNamespace(graph=joint_graph)  # it reads .graph only
+        return bool(GraphLowering.decide_layout_opt(module, is_inference=False))
+    except Exception:  # an Inductor without the heuristic: no copies
+        return False
+
+
 class JointGraphProblem:
     """A joint forward and backward FX graph as a ckpt-plan graph.
 
@@ -188,10 +211,17 @@ class JointGraphProblem:
         # their cost.
         self.fused = {n for n in nodes if _is_fused_away(n, outputs)}
         nodes = [n for n in nodes if n not in self.fused]
+        # A graph output that is one element of a multi-output op (a weight
+        # gradient beside the input gradient of the same backward op) lives
+        # to the end while its siblings are freed: its own node, computed
+        # right after the op (it reads what the op reads, so those stay live
+        # through it) and holding its bytes from then on.
+        split_off = {n for n in nodes if n.target is operator.getitem and n in outputs and
+                     isinstance(n.args[0], torch.fx.Node) and n.args[0].op == "call_function"}
         owner, of_argument = {}, set()
         for node in nodes:
             base = _aliased_input(node)
-            owner[node] = owner[base] if base in owner else node
+            owner[node] = node if node in split_off else owner[base] if base in owner else node
             if base is not None and base not in owner:
                 of_argument.add(node)  # a view of a primal or a tangent
         members = {}
@@ -202,31 +232,103 @@ class JointGraphProblem:
         self.members = {}
         self.recomputable = {}
         graph_nodes, links = [], set()
-        for index, (root, group) in enumerate(members.items()):
+        # What library kernels allocate while they run: a node of those
+        # bytes just before the op's, read by it only (so alive through it).
+        from .workspace import workspace_bytes
+        workspace = workspace_bytes(list(members))
+        workspace_of = {}
+        # Inductor's layout optimization (convolutions channels-last, on the
+        # CPU whenever oneDNN runs them) copies each 4-D graph input a
+        # convolution reads (filters, images): the copy is made before the
+        # first reader and kept for the last (the backward's gradients read
+        # the forward's copy). A node of its bytes, never recomputed.
+        copies = {}
+        channels_last = _copies_convolution_inputs(joint_graph)
+        # ... and its gradients of filters come out channels-last too: each
+        # is copied into the parameter's layout as the graph's output.
+        gradient_copy_of = {}
+        if channels_last:
+            for placeholder in joint_graph.nodes:
+                readers = [u for u in placeholder.users if u.target in _CONVOLUTIONS]
+                value = _value(placeholder)
+                if placeholder.op == "placeholder" and readers and \
+                        isinstance(value, torch.Tensor) and value.dim() == 4:
+                    copies[placeholder] = readers
+        copy_of = {}
+        for root, group in members.items():
             forward = is_forward(root)
+            if channels_last and root in split_off and \
+                    root.args[0].target is torch.ops.aten.convolution_backward.default:
+                gradient_copy_of[root] = len(graph_nodes)
+                graph_nodes.append({
+                    "id": len(graph_nodes), "name": f"{root.name}.channels_last",
+                    "cost_cpu": 1, "cost_ram": _tensor_bytes(_value(root)),
+                    "backward": True, "recomputable": False, "policy": "default",
+                })
+            for placeholder, readers in copies.items():
+                if root in readers and placeholder not in copy_of:
+                    copy_of[placeholder] = len(graph_nodes)
+                    self.forward_groups.add(len(graph_nodes))
+                    graph_nodes.append({
+                        "id": len(graph_nodes), "name": f"{placeholder.name}.channels_last",
+                        "cost_cpu": 1, "cost_ram": _tensor_bytes(_value(placeholder)),
+                        "backward": False, "recomputable": False, "policy": "default",
+                    })
+            # Backward nodes run once; a forward node is recomputed in the
+            # backward when all of its group can be.
+            recomputable = forward and all(_is_recomputable(n) for n in group)
+            if root in workspace:
+                workspace_of[root] = len(graph_nodes)
+                if forward:
+                    self.forward_groups.add(len(graph_nodes))
+                graph_nodes.append({
+                    "id": len(graph_nodes), "name": f"{root.name}.workspace", "cost_cpu": 0,
+                    "cost_ram": workspace[root], "backward": not forward,
+                    "recomputable": recomputable, "policy": "default",
+                })
+            index = len(graph_nodes)
             if forward:
                 self.forward_groups.add(index)
             for node in group:
                 self.group_of[node] = index
             self.members[index] = group
-            # Backward nodes run once; a forward node is recomputed in the
-            # backward when all of its group can be.
-            recomputable = forward and all(_is_recomputable(n) for n in group)
             self.recomputable[index] = recomputable
             policy = max((_policy(n) for n in group), key=_POLICY_STRENGTH.get)
+            held = 0 if root in of_argument else _tensor_bytes(_value(root))
+            held -= sum(_tensor_bytes(_value(n)) for n in root.users if n in split_off)
             graph_nodes.append({
                 "id": index, "name": root.name,
                 "cost_cpu": sum(_cost(n) + self._fused_cost(n) for n in group),
-                "cost_ram": 0 if root in of_argument else _tensor_bytes(_value(root)),
+                "cost_ram": held,
                 "backward": not forward, "recomputable": recomputable,
                 "policy": policy if recomputable else "default",
             })
         for node in nodes:
             reads = {arg for arg in _materialized_reads(node, self.fused)
                      if arg in self.group_of}
+            if node in split_off:
+                reads |= {arg for arg in _materialized_reads(node.args[0], self.fused)
+                          if arg in self.group_of}
             for arg in reads:
                 if self.group_of[arg] != self.group_of[node]:
                     links.add((self.group_of[arg], self.group_of[node]))
+            if node in gradient_copy_of:
+                links |= {(self.group_of[arg], gradient_copy_of[node]) for arg in reads}
+                links.add((gradient_copy_of[node], self.group_of[node]))
+            if node in workspace_of:
+                links |= {(self.group_of[arg], workspace_of[node]) for arg in reads}
+                links.add((workspace_of[node], self.group_of[node]))
+        for placeholder, readers in copies.items():
+            links |= {(copy_of[placeholder], self.group_of[u]) for u in readers
+                      if u in self.group_of}
+        # The graph's outputs are live at its end (the gradients, the loss):
+        # every group holding one is read by a last node of no bytes.
+        end = len(graph_nodes)
+        graph_nodes.append({"id": end, "name": "outputs", "cost_cpu": 0, "cost_ram": 0,
+                            "backward": True, "recomputable": False, "policy": "default"})
+        for node in outputs:
+            if node in self.group_of:
+                links.add((self.group_of[node], end))
         arguments = sum(_tensor_bytes(_value(n)) for n in joint_graph.nodes
                         if n.op == "placeholder")
         self.graph = {
@@ -246,19 +348,21 @@ class JointGraphProblem:
         return cost
 
     def saved_groups(self, schedule):
-        """The forward nodes `schedule` (ckpt-plan's steps) holds once every
-        forward node has been computed: the values the forward saves."""
-        remaining = set(self.forward_groups)
+        """The forward nodes `schedule` (ckpt-plan's steps) holds when the
+        backward starts (its first backward node's compute): the values the
+        forward saves. Forward nodes the schedule first computes later
+        (those the joint graph lists among the backward's, such as the
+        squeezed statistics a BatchNorm returns for its running buffers)
+        are computed by the backward; they cannot have been saved."""
         resident = set()
         for step in schedule:
             node = step["node"]
             if step["op"] == "compute":
+                if node not in self.forward_groups:
+                    break
                 resident.add(node)
-                remaining.discard(node)
             else:
                 resident.discard(node)
-            if not remaining:
-                break
         return resident & self.forward_groups
 
 
@@ -324,7 +428,12 @@ class _Planner:
         backend = self.backend
         started = time.perf_counter()
         from .. import compiler
-        problem = JointGraphProblem(joint_graph, node_info.is_required_fw)
+        # Forward: what the forward's outputs need, and what only the
+        # backward reads without depending on a tangent ("unclaimed": it may
+        # run in the forward and be saved, or in the backward).
+        problem = JointGraphProblem(
+            joint_graph,
+            lambda n: node_info.is_required_fw(n) or not node_info.is_required_bw(n))
         try:
             plan = compiler.plan(problem.graph, backend.budget, backend.solver,
                                  backend.time_limit)
