@@ -26,10 +26,11 @@ AllocationLedger &getLedger() {
 }
 
 BufferCache &getBufferCache() {
-  // Never destroyed, like the ledger. CKPT_RUNTIME_CACHE=0 turns it off.
+  // Never destroyed, like the ledger. Off unless CKPT_RUNTIME_CACHE=1 (see
+  // CkptRuntime.h for why).
   static BufferCache *cache = [] {
     const char *setting = std::getenv("CKPT_RUNTIME_CACHE");
-    return new BufferCache(!setting || std::strcmp(setting, "0") != 0);
+    return new BufferCache(setting && std::strcmp(setting, "1") == 0);
   }();
   return *cache;
 }

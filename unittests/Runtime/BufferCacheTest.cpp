@@ -65,22 +65,10 @@ TEST(BufferCache, DisabledKeepsNothing) {
   EXPECT_EQ(cache.getHits(), 0);
 }
 
-TEST(CkptRuntime, CountsCachedBuffersAsFreedAndReleasesThem) {
-  ckpt_runtime_release_cache();
-  int64_t live = ckpt_runtime_live_bytes();
+TEST(CkptRuntime, CachesOnlyWhenAskedTo) {
+  // CKPT_RUNTIME_CACHE is unset in the test's environment: nothing is kept.
   void *a = _mlir_memref_to_llvm_aligned_alloc(64, 1 << 20);
   _mlir_memref_to_llvm_free(a);
-  EXPECT_EQ(ckpt_runtime_live_bytes(), live);
-  EXPECT_EQ(ckpt_runtime_cached_bytes(), 1 << 20);
-  ckpt_runtime_reset();
-  void *b = _mlir_memref_to_llvm_alloc(1 << 20);
-  // Served from the cache, counted live again like any allocation.
-  EXPECT_EQ(b, a);
-  EXPECT_EQ(ckpt_runtime_live_bytes(), live + (1 << 20));
-  EXPECT_EQ(ckpt_runtime_peak_bytes(), live + (1 << 20));
-  EXPECT_EQ(ckpt_runtime_cached_bytes(), 0);
-  _mlir_memref_to_llvm_free(b);
-  ckpt_runtime_release_cache();
   EXPECT_EQ(ckpt_runtime_cached_bytes(), 0);
 }
 

@@ -50,11 +50,12 @@ int64_t ckpt_runtime_unknown_free_count(void);
 /** Starts a new measurement: the peak becomes the bytes live now and the
  * allocation count restarts at zero. Live buffers stay tracked. */
 void ckpt_runtime_reset(void);
-/** Bytes of freed buffers the runtime keeps for reuse. Buffers of 64 KiB or
- * more are kept when freed and handed out again for the same size, so a step
- * run again does not map, fault and zero fresh pages; live plus cached bytes
- * never exceed the most bytes live at once so far. Setting
- * CKPT_RUNTIME_CACHE=0 turns the cache off. */
+/** Bytes of freed buffers the runtime keeps for reuse. With
+ * CKPT_RUNTIME_CACHE=1, buffers of 64 KiB or more are kept when freed and
+ * handed out again for the same size, so a step run again does not map, fault
+ * and zero fresh pages; live plus cached bytes never exceed the most bytes
+ * live at once so far. Off by default: it makes one-thread CNN steps faster,
+ * but two-thread ones were slower in some processes and not in others. */
 int64_t ckpt_runtime_cached_bytes(void);
 /** Frees every cached buffer. */
 void ckpt_runtime_release_cache(void);
