@@ -18,7 +18,8 @@ public:
       : problem(problem), config(config), n(problem.size()), resident(n, false),
         residentSlot(n, ~0u), remainingUses(n), lastUse(n), pinStamp(n, 0),
         pendingReads(n, 0), fullyRecomputable(n), staleCopy(n, false),
-        visitStamp(n, 0), retainedFor(n, kNone) {
+        visitStamp(n, 0), rematStamp(n, 0), rematAnswer(n, false),
+        retainedFor(n, kNone) {
     for (NodeIndex v = 0; v < n; ++v) {
       remainingUses[v] = problem.successors(v).size();
       lastUse[v] = problem.neededUntil(v);
@@ -98,6 +99,14 @@ private:
   /// consumer it is kept for; kNone otherwise.
   std::vector<NodeIndex> retainedFor;
   unsigned currentVisit = 0;
+  /// Answers of canRematerializeUntil within one query (currentQuery: this
+  /// query's): the residency it reads does not change during a query, and
+  /// without them a DAG's many paths to the same ancestors are walked again
+  /// and again (exponentially: a 528-node ResNet-18 joint graph ran past 10
+  /// minutes).
+  std::vector<unsigned> rematStamp;
+  std::vector<bool> rematAnswer;
+  unsigned currentQuery = 0;
   uint64_t residentBytes = 0;
   /// Stages, computations and eviction candidates scored (OnDemandOutcome).
   uint64_t work = 0;
@@ -140,18 +149,29 @@ bool OnDemandSimulation::canRematerializeUntil(NodeIndex v, unsigned until,
   // only keeps a value resident.
   if (depth > 64)
     return false;
+  if (depth == 0)
+    ++currentQuery;
+  else if (rematStamp[v] == currentQuery)
+    return rematAnswer[v];
+  bool answer = true;
   for (NodeIndex u : problem.predecessors(v)) {
     if (fullyRecomputable[u])
       continue;
     if (!problem.mayRecompute(u)) {
-      if (!resident[u] || lastUse[u] < until)
-        return false;
+      if (!resident[u] || lastUse[u] < until) {
+        answer = false;
+        break;
+      }
       continue;
     }
-    if (!canRematerializeUntil(u, until, depth + 1))
-      return false;
+    if (!canRematerializeUntil(u, until, depth + 1)) {
+      answer = false;
+      break;
+    }
   }
-  return true;
+  rematStamp[v] = currentQuery;
+  rematAnswer[v] = answer;
+  return answer;
 }
 
 double OnDemandSimulation::rematerializationCost(NodeIndex v) {

@@ -230,6 +230,47 @@ def test_graph_breaks_plan_each_graph():
     assert len(planned) >= 2
 
 
+def test_bytes_budget_across_graph_breaks_holds_for_the_step():
+    """Each graph gets what the graphs compiled before it leave: their
+    arguments and saved values are alive through its forward and backward.
+    The step's measured peak (weights and input included) is within the
+    budget, which the graph after the break alone would not be."""
+    class Broken(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.first = mlp(seed=6, layers=4, width=256)
+            self.second = mlp(seed=7, layers=4, width=256)
+
+        def forward(self, x):
+            h = self.first(x)
+            torch._dynamo.graph_break()
+            return self.second(h)
+
+    x = torch.randn(512, 256)
+    model = Broken()
+    arguments = sum(p.numel() * 4 for p in model.parameters()) + x.numel() * 4
+    budget = arguments + 12_000_000
+    backend = ckpt.torch.compile_backend(budget=f"{budget}B")
+    step = torch.compile(lambda x: square_mean(model(x)), backend=backend)
+    step(x).backward()
+    reports = backend.reports
+    assert len(reports) >= 2 and reports[0]["held_by_earlier_graphs_bytes"] == 0
+    for earlier, later in zip(reports, reports[1:]):
+        held = later["held_by_earlier_graphs_bytes"]
+        assert held > earlier["held_by_earlier_graphs_bytes"]
+        assert later["budget_bytes"] == budget - held
+        assert later["planned_peak_bytes"] <= later["budget_bytes"]
+    for p in model.parameters():
+        p.grad = None
+    assert measured_peak_bytes(lambda: step(x).backward()) + arguments <= budget
+    # A budget the first graph alone takes is an error for the next one.
+    torch._dynamo.reset()
+    tight = ckpt.torch.compile_backend(budget=f"{reports[0]['planned_peak_bytes']}B")
+    step = torch.compile(lambda x: square_mean(model(x)), backend=tight)
+    with pytest.raises(Exception, match="compiled before it hold|infeasible"):
+        step(x).backward()
+
+
 def test_budget_below_the_smallest_peak_is_an_error_or_falls_back():
     x = torch.randn(64, 64)
     model = mlp(layers=2, width=64)

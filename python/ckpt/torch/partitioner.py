@@ -37,8 +37,11 @@ graph under the budget, in the project's one grammar: bytes ("2GiB"), a
 fraction of the joint graph's peak ("0.5", "50%"), "min" or "auto"; the
 values its schedule holds when the backward starts are the ones saved.
 
-Across graph breaks each graph is planned on its own; a bytes budget applies
-to each graph's peak.
+Across graph breaks the graphs are planned in the order they are compiled: a
+bytes budget holds for the step, each graph given what the earlier ones
+leave (their arguments and saved values stay alive through it; the
+arguments of graphs compiled later are not known yet and are not counted);
+a fraction, "min" or "auto" applies to each graph's own peak.
 """
 
 import contextlib
@@ -434,9 +437,21 @@ class _Planner:
         problem = JointGraphProblem(
             joint_graph,
             lambda n: node_info.is_required_fw(n) or not node_info.is_required_bw(n))
+        budget = backend.budget
+        if _is_bytes_budget(budget):
+            # A bytes budget holds for the step: this graph gets what the
+            # graphs compiled before it leave (their saved values and
+            # arguments are alive through its forward and its backward).
+            left = compiler.plan({"directed": True, "constant_bytes": 0, "nodes": [],
+                                  "links": []}, budget)["budget_bytes"] - backend.held_bytes
+            if backend.held_bytes and left <= problem.graph["constant_bytes"]:
+                raise CompilePlanError(
+                    f"ckpt-compile-backend: budget {budget!r} leaves {max(left, 0)} bytes to a "
+                    f"graph whose arguments alone are {problem.graph['constant_bytes']} bytes "
+                    f"(the graphs compiled before it hold {backend.held_bytes} bytes)")
+            budget = f"{max(left, 1)}B"
         try:
-            plan = compiler.plan(problem.graph, backend.budget, backend.solver,
-                                 backend.time_limit)
+            plan = compiler.plan(problem.graph, budget, backend.solver, backend.time_limit)
         except compiler.CkptError as error:
             raise CompilePlanError(
                 f"ckpt-compile-backend: graph of {len(problem.graph['nodes'])} nodes: "
@@ -449,9 +464,13 @@ class _Planner:
         groups = problem.saved_groups(plan["schedule"])
         saved = _saved_values(joint_graph, node_info, groups, problem)
         primals = set(node_info.inputs)
+        held_before = backend.held_bytes
+        backend.held_bytes += problem.graph["constant_bytes"] + sum(
+            problem.graph["nodes"][g]["cost_ram"] for g in groups)
         backend.reports.append({
             "nodes": len(problem.graph["nodes"]),
             "budget": backend.budget,
+            "held_by_earlier_graphs_bytes": held_before,
             "budget_bytes": plan["budget_bytes"],
             "baseline_peak_bytes": plan["baseline_peak_bytes"],
             "planned_peak_bytes": plan["peak_bytes"],
@@ -564,6 +583,13 @@ def measured_peak_bytes(step):
     return peak
 
 
+def _is_bytes_budget(budget):
+    """Whether `budget` (the project's grammar) is a byte count, not a
+    fraction, a percentage, "min" or "auto"."""
+    text = str(budget).strip()
+    return text not in ("min", "auto") and "%" not in text and "." not in text
+
+
 class CompileBackend:
     """A `torch.compile` backend (see the module's documentation). Each
     compiled graph's plan is appended to `reports` (a dict: budget_bytes,
@@ -578,6 +604,9 @@ class CompileBackend:
         self.fallback = fallback
         self.inductor_config = dict(inductor_config or {})
         self.reports = []
+        #: Bytes the graphs planned so far hold while later ones run (their
+        #: arguments and saved values), taken from a bytes budget.
+        self.held_bytes = 0
 
     def __call__(self, gm, example_inputs):
         from torch._inductor.compile_fx import compile_fx
