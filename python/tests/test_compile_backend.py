@@ -212,19 +212,23 @@ def test_dropout_masks_are_the_forwards_bits():
         assert normwise(gc, ge) <= 1e-5
 
 
+class Broken(torch.nn.Module):
+    """Two MLPs with a graph break between them."""
+
+    def __init__(self, seeds, layers, width):
+        super().__init__()
+        self.first = mlp(seed=seeds[0], layers=layers, width=width)
+        self.second = mlp(seed=seeds[1], layers=layers, width=width)
+
+    def forward(self, x):
+        h = self.first(x)
+        torch._dynamo.graph_break()
+        return self.second(h)
+
+
 def test_graph_breaks_plan_each_graph():
-    class Broken(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.first = mlp(seed=4, layers=3, width=128)
-            self.second = mlp(seed=5, layers=3, width=128)
-
-        def forward(self, x):
-            h = self.first(x)
-            torch._dynamo.graph_break()
-            return self.second(h)
-
-    backend, _ = check_like_eager(Broken(), (torch.randn(1024, 128),), square_mean, "min")
+    backend, _ = check_like_eager(Broken((4, 5), layers=3, width=128),
+                                  (torch.randn(1024, 128),), square_mean, "min")
     # Before the break, after it (and the loss after the model's graph).
     planned = [r for r in backend.reports if r["recomputed"]]
     assert len(planned) >= 2
@@ -235,19 +239,8 @@ def test_bytes_budget_across_graph_breaks_holds_for_the_step():
     arguments and saved values are alive through its forward and backward.
     The step's measured peak (weights and input included) is within the
     budget, which the graph after the break alone would not be."""
-    class Broken(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.first = mlp(seed=6, layers=4, width=256)
-            self.second = mlp(seed=7, layers=4, width=256)
-
-        def forward(self, x):
-            h = self.first(x)
-            torch._dynamo.graph_break()
-            return self.second(h)
-
     x = torch.randn(512, 256)
-    model = Broken()
+    model = Broken((6, 7), layers=4, width=256)
     arguments = sum(p.numel() * 4 for p in model.parameters()) + x.numel() * 4
     budget = arguments + 12_000_000
     backend = ckpt.torch.compile_backend(budget=f"{budget}B")
