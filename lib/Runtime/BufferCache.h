@@ -40,6 +40,9 @@ public:
   /// A buffer of `bytes` (at least kMinBytes) aligned to kAlignment, or
   /// nullptr when out of memory; `liveBytes` are the bytes live before it.
   void *allocate(size_t bytes, int64_t liveBytes) {
+    void *ptr = nullptr;
+    if (!enabled)
+      return posix_memalign(&ptr, kAlignment, bytes) == 0 ? ptr : nullptr;
     std::lock_guard<std::mutex> lock(mutex);
     auto found = buffers.find(bytes);
     if (found != buffers.end()) {
@@ -56,7 +59,6 @@ public:
       highWaterBytes = needed;
     while (cachedBytes > highWaterBytes - needed)
       freeLargest();
-    void *ptr = nullptr;
     if (posix_memalign(&ptr, kAlignment, bytes) != 0)
       return nullptr;
     return ptr;

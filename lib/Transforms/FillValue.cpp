@@ -2,7 +2,11 @@
 
 #include "ckpt/Transforms/FillValue.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -25,4 +29,16 @@ Value mlir::ckpt::getFillValue(Value tensor) {
   if (yielded.getParentRegion() == &generic.getRegion())
     return Value();
   return yielded;
+}
+
+void mlir::ckpt::eraseIfUnused(RewriterBase &rewriter, Operation *op) {
+  if (!op || !op->use_empty() || !isMemoryEffectFree(op) ||
+      !isa<linalg::LinalgOp, tensor::EmptyOp, arith::ConstantOp>(op))
+    return;
+  SmallVector<Operation *> producers;
+  for (Value operand : op->getOperands())
+    producers.push_back(operand.getDefiningOp());
+  rewriter.eraseOp(op);
+  for (Operation *producer : producers)
+    eraseIfUnused(rewriter, producer);
 }

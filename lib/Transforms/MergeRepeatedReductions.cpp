@@ -127,14 +127,8 @@ struct MergeRepeatedReductionsPass
         initProducers.push_back(init.getDefiningOp());
       rewriter.replaceOp(repeated, kept->getResults());
       // The fills left unread, and the empty tensors they filled.
-      while (!initProducers.empty()) {
-        Operation *producer = initProducers.pop_back_val();
-        if (!producer || !producer->use_empty() || !isPure(producer))
-          continue;
-        for (Value operand : producer->getOperands())
-          initProducers.push_back(operand.getDefiningOp());
-        rewriter.eraseOp(producer);
-      }
+      for (Operation *producer : initProducers)
+        eraseIfUnused(rewriter, producer);
     }
   }
 };

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Transforms/FillValue.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -366,20 +367,6 @@ struct WidenNarrowReduction : public OpRewritePattern<linalg::GenericOp> {
 private:
   int64_t f32MinExtent;
 };
-
-/// Erases \p op when nothing reads it any more, then its operands' producers
-/// in turn (the narrow fill of a widened accumulator and its empty).
-void eraseIfUnused(RewriterBase &rewriter, Operation *op) {
-  if (!op || !op->use_empty() || !isMemoryEffectFree(op) ||
-      !isa<linalg::LinalgOp, tensor::EmptyOp, arith::ConstantOp>(op))
-    return;
-  SmallVector<Operation *> producers;
-  for (Value operand : op->getOperands())
-    producers.push_back(operand.getDefiningOp());
-  rewriter.eraseOp(op);
-  for (Operation *producer : producers)
-    eraseIfUnused(rewriter, producer);
-}
 
 struct WidenAccumulatorsPass
     : public mlir::ckpt::impl::WidenAccumulatorsPassBase<

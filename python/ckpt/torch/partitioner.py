@@ -245,7 +245,7 @@ class JointGraphProblem:
         # convolution reads (filters, images): the copy is made before the
         # first reader and kept for the last (the backward's gradients read
         # the forward's copy). A node of its bytes, never recomputed.
-        copies = {}
+        copies, copied_before = {}, {}
         channels_last = _copies_convolution_inputs(joint_graph)
         # ... and its gradients of filters come out channels-last too: each
         # is copied into the parameter's layout as the graph's output.
@@ -257,6 +257,9 @@ class JointGraphProblem:
                 if placeholder.op == "placeholder" and readers and \
                         isinstance(value, torch.Tensor) and value.dim() == 4:
                     copies[placeholder] = readers
+            order = {node: index for index, node in enumerate(joint_graph.nodes)}
+            for placeholder, readers in copies.items():
+                copied_before.setdefault(min(readers, key=order.get), []).append(placeholder)
         copy_of = {}
         for root, group in members.items():
             forward = is_forward(root)
@@ -268,15 +271,14 @@ class JointGraphProblem:
                     "cost_cpu": 1, "cost_ram": _tensor_bytes(_value(root)),
                     "backward": True, "recomputable": False, "policy": "default",
                 })
-            for placeholder, readers in copies.items():
-                if root in readers and placeholder not in copy_of:
-                    copy_of[placeholder] = len(graph_nodes)
-                    self.forward_groups.add(len(graph_nodes))
-                    graph_nodes.append({
-                        "id": len(graph_nodes), "name": f"{placeholder.name}.channels_last",
-                        "cost_cpu": 1, "cost_ram": _tensor_bytes(_value(placeholder)),
-                        "backward": False, "recomputable": False, "policy": "default",
-                    })
+            for placeholder in copied_before.get(root, ()):
+                copy_of[placeholder] = len(graph_nodes)
+                self.forward_groups.add(len(graph_nodes))
+                graph_nodes.append({
+                    "id": len(graph_nodes), "name": f"{placeholder.name}.channels_last",
+                    "cost_cpu": 1, "cost_ram": _tensor_bytes(_value(placeholder)),
+                    "backward": False, "recomputable": False, "policy": "default",
+                })
             # Backward nodes run once; a forward node is recomputed in the
             # backward when all of its group can be.
             recomputable = forward and all(_is_recomputable(n) for n in group)

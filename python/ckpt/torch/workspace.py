@@ -15,6 +15,8 @@ Measurements are kept for the process.
 
 import torch
 
+from .partitioner import _tensor_bytes, _value
+
 __all__ = ["workspace_bytes"]
 
 _aten = torch.ops.aten
@@ -41,10 +43,6 @@ _LIBRARY_OPS = {
 _measured = {}
 
 
-def _value(node):
-    return node.meta.get("val") if isinstance(node, torch.fx.Node) else node
-
-
 def _key(node):
     """What a kernel's workspace depends on, or None when the call cannot be
     run on random data (a symbolic size, an integer tensor)."""
@@ -66,11 +64,6 @@ def _key(node):
     return (node.target, tuple(parts))
 
 
-def _result_bytes(value):
-    return sum(t.numel() * t.element_size()
-               for t in torch.utils._pytree.tree_leaves(value) if isinstance(t, torch.Tensor))
-
-
 def _real(value):
     if isinstance(value, torch.Tensor):
         tensor = torch.empty_strided(tuple(value.shape), tuple(value.stride()),
@@ -88,7 +81,7 @@ def _measure_cuda(calls):
         torch.cuda.reset_peak_memory_stats()
         output = target(*args, **kwargs)
         torch.cuda.synchronize()
-        results.append(torch.cuda.max_memory_allocated() - before - _result_bytes(output))
+        results.append(torch.cuda.max_memory_allocated() - before - _tensor_bytes(output))
         del output
     return results
 
@@ -116,7 +109,7 @@ def _measure_host(calls):
             if start <= event.start_ns() <= end:
                 held += event.nbytes()
                 highest = max(highest, held)
-        results.append(highest - _result_bytes(result))
+        results.append(highest - _tensor_bytes(result))
     return results
 
 
