@@ -80,6 +80,10 @@ void mlir::ckpt::buildTensorPreparationPipeline(
   // the patch tensors are counted like any other value.
   if (options.convolutionsToGemm)
     pm.addPass(createConvolutionToGemmPass());
+  // Elementwise results written into inputs that die there (a gradient's
+  // mask applied to the incoming gradient): one buffer instead of two, which
+  // the memory analysis and the planner count.
+  pm.addPass(createOverwriteDyingInputsPass());
 }
 
 void mlir::ckpt::buildRematPipeline(OpPassManager &pm,

@@ -278,7 +278,10 @@ ckpt::planner::solveChainDP(const RematProblem &problem, uint64_t budgetBytes) {
   llvm::Expected<PlanResult> result = finishPlan(
       problem, scheduleFromComputeSequence(problem, program.sequence()),
       budgetBytes, "chain-dp", timer);
-  if (result && program.isExact()) {
+  // The chain's memory grid counts every computation with its own buffer:
+  // with inputs a node may write into, it is an upper bound and proves
+  // nothing.
+  if (result && program.isExact() && !problem.hasOverwritableInputs()) {
     result->optimalityGap = 0;
     result->lowerBoundCostUnits = result->costUnits;
     result->formulation = PlanFormulation::PersistentChain;

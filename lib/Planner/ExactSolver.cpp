@@ -10,7 +10,8 @@
 //     or through the whole stage when it is kept into the next one;
 //   - memory after every computation (constant bytes, every resident value,
 //     the output just computed, before the inputs are freed) stays within
-//     the budget, as validateSchedule measures it.
+//     the budget, as validateSchedule measures it; a first computation
+//     that writes into an input freed right after it counts without it.
 // Every number of recomputations of every value is in the class (one per
 // stage, in any of the n + 1 stages); what it fixes is the order of first
 // computations (the program's, which the rewriter keeps) and the order
@@ -384,7 +385,24 @@ ckpt::planner::solveExact(const RematProblem &problem, uint64_t budgetBytes,
       return notBuiltInTime();
     std::optional<NodeIndex> previous;
     for (NodeIndex k : columns.steps(t)) {
-      int level = model.addColumn(0, 0, capacity, /*integer=*/false);
+      // A first computation that writes into an input freed right after it
+      // adds no bytes: its level may exceed the capacity by that input, as
+      // long as the input is freed there.
+      int overwrittenFree = -1;
+      double overwritten = 0;
+      auto freedAfterK = columns.frees[t].find(k);
+      if (std::optional<NodeIndex> u = problem.overwritableInput(k);
+          u && k == t && freedAfterK != columns.frees[t].end())
+        for (auto [i, column] : freedAfterK->second)
+          if (i == *u) {
+            overwrittenFree = column;
+            overwritten = unit.weight(problem.bytes(*u));
+          }
+      int level =
+          model.addColumn(0, 0, capacity + overwritten, /*integer=*/false);
+      if (overwrittenFree >= 0)
+        model.addRow({{level, 1}, {overwrittenFree, -overwritten}},
+                     -kUnboundedRow, capacity);
       columns.memory[t][k] = level;
       // level - previous level - computed(t,k) bytes(k) + freed >= 0.
       std::vector<std::pair<int, double>> terms{{level, 1}};

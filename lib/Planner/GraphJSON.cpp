@@ -108,6 +108,9 @@ ckpt::planner::parseGraphJSON(llvm::StringRef text) {
   std::vector<RematNode> nodes;
   nodes.reserve(nodeArray->size());
   llvm::DenseMap<int64_t, unsigned> indexOfId;
+  // (node index, id of the input it may overwrite), resolved once every id
+  // is known.
+  std::vector<std::pair<unsigned, int64_t>> overwrittenIds;
   for (auto [position, value] : llvm::enumerate(*nodeArray)) {
     std::string context = llvm::formatv("node #{0}", position).str();
     const json::Object *object = value.getAsObject();
@@ -155,7 +158,22 @@ ckpt::planner::parseGraphJSON(llvm::StringRef text) {
                          "prefer_save, prefer_recompute, must_recompute");
       node.policy = *parsed;
     }
+    if (object->get("overwrites")) {
+      llvm::Expected<int64_t> input = readId(*object, "overwrites", context);
+      if (!input)
+        return input.takeError();
+      overwrittenIds.emplace_back(nodes.size(), *input);
+    }
     nodes.push_back(std::move(node));
+  }
+  for (auto [index, id] : overwrittenIds) {
+    auto it = indexOfId.find(id);
+    if (it == indexOfId.end())
+      return jsonError(llvm::formatv("node {0}: field 'overwrites' names an "
+                                     "unknown node id {1}",
+                                     nodes[index].externalId, id)
+                           .str());
+    nodes[index].overwritableInput = it->second;
   }
 
   std::vector<std::pair<unsigned, unsigned>> edges;
@@ -192,7 +210,7 @@ void ckpt::planner::writeGraphJSON(const RematProblem &problem,
     out.attribute("constant_bytes",
                   static_cast<int64_t>(problem.getConstantBytes()));
     out.attributeArray("nodes", [&] {
-      for (const RematNode &node : problem.getNodes())
+      for (auto [index, node] : llvm::enumerate(problem.getNodes()))
         out.object([&] {
           out.attribute("id", node.externalId);
           out.attribute("name", node.name);
@@ -202,6 +220,9 @@ void ckpt::planner::writeGraphJSON(const RematProblem &problem,
           out.attribute("backward", node.isBackward);
           out.attribute("recomputable", node.isRecomputable);
           out.attribute("policy", stringifyRematPolicy(node.policy));
+          if (std::optional<NodeIndex> input =
+                  problem.overwritableInput(index))
+            out.attribute("overwrites", problem.node(*input).externalId);
         });
     });
     out.attributeArray("links", [&] {

@@ -59,7 +59,9 @@
 //   - memory after every recomputation step and at every node, exact for
 //     the class: a value is freed after its last read in the stage its
 //     instance ends in (the live columns say whether a later step of the
-//     stage still reads it).
+//     stage still reads it). A node writing into an overwritable input
+//     whose instance ends at the node adds no bytes there (recomputations
+//     never write into their inputs: validateSchedule's rule).
 // Solved with CBC (no preprocessing: it would substitute the coverage
 // recurrences back into dense memory rows) from greedy's schedule.
 //
@@ -535,7 +537,9 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
       for (NodeIndex v : covering[t]) {
         double weight = unit.weight(problem.bytes(v));
         terms.emplace_back(values[v].resident(v, t), weight);
-        if (!stageReads(v, t))
+        // Node t writes into its overwritable input when the input's
+        // instance ends here (freed right after node t, its last read).
+        if (!stageReads(v, t) || problem.overwritableInput(t) == v)
           for (bool fresh : {false, true})
             if (int column = ending(v, t, fresh); column >= 0)
               terms.emplace_back(column, -weight);

@@ -302,7 +302,15 @@ bool OnDemandSimulation::materialize(NodeIndex target, unsigned stage) {
       ++pendingReads[u];
   bool ok = true;
   for (NodeIndex v : missing) {
-    if (!makeRoom(problem.bytes(v), stage)) {
+    // The stage's node (its first computation; the rest are rebuilds, which
+    // read their inputs in regions of their own) writes into an
+    // overwritable input that run() releases right after it.
+    bool inputDies = false;
+    if (std::optional<NodeIndex> u = problem.overwritableInput(v);
+        u && v == target)
+      inputDies = resident[*u] && isDead(*u, stage) &&
+                  remainingUses[*u] == 1 && !shouldRetainSource(*u, stage);
+    if (!makeRoom(problem.addedBytes(v, inputDies), stage)) {
       ok = false;
       break;
     }

@@ -95,13 +95,17 @@ static llvm::Expected<PlanResult> runSolver(const RematProblem &problem,
 }
 
 /// A peak no schedule can go below: every computation needs its inputs and
-/// its output resident at once.
+/// its output resident at once (the output in an input's buffer where it
+/// may overwrite one).
 static uint64_t peakLowerBound(const RematProblem &problem) {
   uint64_t bound = problem.getConstantBytes();
   for (NodeIndex v = 0; v < problem.size(); ++v) {
     uint64_t working = problem.getConstantBytes() + problem.bytes(v);
     for (NodeIndex u : problem.predecessors(v))
       working += problem.bytes(u);
+    // Written into an input's buffer, v's output takes no room of its own.
+    if (problem.overwritableInput(v))
+      working -= problem.bytes(v);
     bound = std::max(bound, working);
   }
   return bound;

@@ -2,6 +2,7 @@
 
 #include "ckpt/Planner/RematProblem.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -111,6 +112,32 @@ RematProblem::create(std::vector<RematNode> nodes,
   for (unsigned v = 0; v < n; ++v) {
     llvm::sort(problem.succs[v]);
     llvm::sort(problem.preds[v]);
+  }
+  // An overwritable input is read by the node and holds as many bytes: the
+  // node's result takes its buffer whole.
+  problem.overwritable.assign(n, std::nullopt);
+  for (unsigned v = 0; v < n; ++v) {
+    const RematNode &node = problem.nodes[v];
+    if (!node.overwritableInput)
+      continue;
+    unsigned given = *node.overwritableInput;
+    if (given >= n)
+      return llvm::createStringError(
+          llvm::formatv("node '{0}' (id {1}) overwrites a node index out of "
+                        "range [0, {2})",
+                        node.name, node.externalId, n)
+              .str());
+    NodeIndex u = positionOf[given];
+    if (!llvm::is_contained(problem.preds[v], u) ||
+        problem.nodes[u].outputBytes != node.outputBytes)
+      return llvm::createStringError(
+          llvm::formatv("node '{0}' (id {1}) overwrites '{2}' (id {3}), which "
+                        "is not one of its inputs of the same size",
+                        node.name, node.externalId, problem.nodes[u].name,
+                        problem.nodes[u].externalId)
+              .str());
+    problem.overwritable[v] = u;
+    problem.anyOverwritable = true;
   }
 
   problem.neededUntilStage.resize(n);

@@ -8,6 +8,20 @@
 
 using namespace ckpt::planner;
 
+bool ckpt::planner::inputFreedRightAfter(const RematProblem &problem,
+                                         llvm::ArrayRef<ScheduleStep> schedule,
+                                         size_t stepIndex) {
+  std::optional<NodeIndex> input =
+      problem.overwritableInput(schedule[stepIndex].node);
+  if (!input)
+    return false;
+  for (size_t next = stepIndex + 1;
+       next < schedule.size() && schedule[next].kind == StepKind::Free; ++next)
+    if (schedule[next].node == *input)
+      return true;
+  return false;
+}
+
 static std::string describe(const RematProblem &problem, NodeIndex v) {
   const RematNode &node = problem.node(v);
   return llvm::formatv("'{0}' (id {1})", node.name, node.externalId).str();
@@ -68,7 +82,12 @@ ckpt::planner::validateSchedule(const RematProblem &problem,
     staleCopy[v] = false;
     resident[v] = true;
     residentBytes += problem.bytes(v);
-    metrics.peakBytes = std::max(metrics.peakBytes, residentBytes);
+    metrics.peakBytes = std::max(
+        metrics.peakBytes,
+        residentBytes - problem.bytes(v) +
+            problem.addedBytes(
+                v, isFirstComputation &&
+                       inputFreedRightAfter(problem, schedule, stepIndex)));
     metrics.costUnits += problem.cost(v);
     if (isFirstComputation)
       for (NodeIndex u : problem.predecessors(v))
@@ -139,13 +158,17 @@ uint64_t ckpt::planner::baselinePeakBytes(const RematProblem &problem) {
   if (!metrics) {
     llvm::consumeError(metrics.takeError());
     uint64_t resident = problem.getConstantBytes(), peak = resident;
-    for (const ScheduleStep &step : baselineSchedule(problem)) {
+    Schedule baseline = baselineSchedule(problem);
+    for (auto [index, step] : llvm::enumerate(baseline)) {
       if (step.kind == StepKind::Free) {
         resident -= problem.bytes(step.node);
         continue;
       }
+      peak = std::max(
+          peak, resident + problem.addedBytes(step.node, inputFreedRightAfter(
+                                                             problem, baseline,
+                                                             index)));
       resident += problem.bytes(step.node);
-      peak = std::max(peak, resident);
     }
     return peak;
   }

@@ -208,10 +208,14 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
   for (Operation *op : points)
     if (!op->hasTrait<OpTrait::IsTerminator>() && !isConstantLike(op))
       groups.insert(op);
+  // An op that writes into an input dying there (ckpt-overwrite-dying-
+  // inputs) starts a tenancy of the buffer of its own: it is a node of its
+  // own that overwrites the input's node, not a part of it.
+  DenseMap<Operation *, Operation *> overwrittenDefOf;
   for (const TimelineBuffer &buffer : timeline.getBuffers()) {
     if (buffer.isArgument)
       continue;
-    Operation *leader = nullptr;
+    SmallVector<Operation *> defs;
     for (Value value : buffer.values) {
       Operation *def = value.getDefiningOp();
       if (!def)
@@ -221,8 +225,21 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
           getTopLevelOp(func, buffer.root.getDefiningOp()) != topLevel)
         continue;
       def = topLevel;
-      if (!groups.contains(def))
+      if (groups.contains(def))
+        defs.push_back(def);
+    }
+    llvm::stable_sort(defs, [&](Operation *a, Operation *b) {
+      return timeline.getProgramPoint(a) < timeline.getProgramPoint(b);
+    });
+    defs.erase(std::unique(defs.begin(), defs.end()), defs.end());
+    Operation *leader = nullptr;
+    for (Operation *def : defs) {
+      if (OpOperand *input = getOverwrittenInput(def); leader && input) {
+        if (Operation *inputDef = input->get().getDefiningOp())
+          overwrittenDefOf[def] = getTopLevelOp(func, inputDef);
+        leader = def;
         continue;
+      }
       if (leader)
         groups.unionSets(leader, def);
       else
@@ -301,6 +318,13 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
     auto it = graph.nodeOfOp.find(getTopLevelOp(func, def));
     if (it != graph.nodeOfOp.end())
       bytes[it->second] += buffer.allocationBytes;
+    // Each later tenant holds the buffer too, once its input has died.
+    for (Value value : buffer.values)
+      if (Operation *tenant = value.getDefiningOp();
+          tenant && overwrittenDefOf.count(tenant) &&
+          (it == graph.nodeOfOp.end() ||
+           graph.nodeOfOp.lookup(tenant) != it->second))
+        bytes[graph.nodeOfOp.lookup(tenant)] += buffer.allocationBytes;
   }
 
   std::vector<planner::RematNode> nodes;
@@ -348,6 +372,19 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
     node.isBackward = timeline.getPhase(timeline.getProgramPoint(ops.back())) ==
                       StepPhase::Backward;
     nodes.push_back(std::move(node));
+  }
+  // A tenant overwrites its input's node where the two hold the same bytes
+  // (the input's node may hold other buffers too: then the tenant is
+  // counted with a buffer of its own, an overestimate).
+  for (auto [tenant, inputDef] : overwrittenDefOf) {
+    auto tenantNode = graph.nodeOfOp.find(tenant);
+    auto inputNode = graph.nodeOfOp.find(inputDef);
+    if (tenantNode == graph.nodeOfOp.end() ||
+        inputNode == graph.nodeOfOp.end() ||
+        tenantNode->second == inputNode->second ||
+        bytes[tenantNode->second] != bytes[inputNode->second])
+      continue;
+    nodes[tenantNode->second].overwritableInput = inputNode->second;
   }
   llvm::sort(edges);
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());

@@ -5,6 +5,7 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -36,6 +37,19 @@ std::string mlir::ckpt::describeValue(Operation *op) {
   if (auto attr = op->getAttrOfType<StringAttr>(CkptDialect::getNameAttrName()))
     return attr.str();
   return op->getName().getStringRef().str();
+}
+
+OpOperand *mlir::ckpt::getOverwrittenInput(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1)
+    return nullptr;
+  OpOperand *init = generic.getDpsInitOperand(0);
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (input->get() == init->get() &&
+        generic.getMatchingIndexingMap(input) ==
+            generic.getMatchingIndexingMap(init))
+      return input;
+  return nullptr;
 }
 
 FailureOr<ActivationTimeline> mlir::ckpt::analyzeFunction(ModuleOp module,

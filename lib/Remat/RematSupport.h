@@ -35,6 +35,11 @@ std::string describeValue(Operation *op);
 /// region DCE).
 void eraseUnusedOps(func::FuncOp func);
 
+/// The input of an elementwise op that the op writes its result into: the
+/// init of a `linalg.generic` that is also one of its inputs, with the same
+/// indexing map (what ckpt-overwrite-dying-inputs makes). Null otherwise.
+OpOperand *getOverwrittenInput(Operation *op);
+
 /// Analyzes `func` as bufferization will see it in `module`.
 FailureOr<ActivationTimeline> analyzeFunction(ModuleOp module,
                                               func::FuncOp func);

@@ -183,3 +183,63 @@ TEST(ExactTest, AutoWithoutTheExactModelClaimsNoOptimum) {
       EXPECT_FALSE(automatic->isProvenOptimal());
   }
 }
+
+/// \p problem without its overwritable inputs.
+RematProblem withoutOverwrites(const RematProblem &problem) {
+  std::vector<RematNode> nodes(problem.getNodes().begin(),
+                               problem.getNodes().end());
+  std::vector<std::pair<unsigned, unsigned>> edges;
+  for (NodeIndex v = 0; v < problem.size(); ++v) {
+    nodes[v].overwritableInput.reset();
+    for (NodeIndex u : problem.predecessors(v))
+      edges.emplace_back(u, v);
+  }
+  return std::move(
+      *RematProblem::create(nodes, edges, problem.getConstantBytes()));
+}
+
+/// Nodes that may write into a dying input (RematNode::overwritableInput):
+/// the exact MILP equals the brute force that models the overwrite, greedy
+/// and the ILP stay valid and within the budget, and the overwrites meet
+/// budgets that no schedule meets without them.
+TEST(ExactTest, MatchesBruteForceWithOverwritableInputs) {
+  std::mt19937 rng(41);
+  unsigned feasible = 0, onlyWithOverwrites = 0;
+  for (unsigned trial = 0; trial < 10; ++trial) {
+    RematProblem problem = randomOverwritingDAG(8 + trial % 5, rng);
+    ASSERT_TRUE(problem.hasOverwritableInputs());
+    RematProblem plain = withoutOverwrites(problem);
+    std::vector<uint64_t> budgets = budgetsOf(problem, 5);
+    budgets.push_back(budgets.front() - 1);
+    budgets.push_back(budgets.front() - 2);
+    for (uint64_t budget : budgets) {
+      std::string where = "trial " + std::to_string(trial) + " budget " +
+                          std::to_string(budget);
+      SolverOptions options;
+      options.timeLimitSeconds = 30;
+      llvm::Expected<PlanResult> exact = solveExact(problem, budget, options);
+      ASSERT_TRUE(static_cast<bool>(exact)) << llvm::toString(exact.takeError());
+      std::optional<uint64_t> brute = programOrderOptimalCost(problem, budget);
+      ASSERT_EQ(costOf(*exact), brute) << where;
+      if (!exact->isFeasible)
+        continue;
+      ++feasible;
+      onlyWithOverwrites += !programOrderOptimalCost(plain, budget);
+      EXPECT_LE(exact->peakBytes, budget) << where;
+      EXPECT_TRUE(exact->isProvenOptimal()) << where;
+      for (auto solve : {solveGreedy, solveILP}) {
+        llvm::Expected<PlanResult> other = solve(problem, budget, options);
+        ASSERT_TRUE(static_cast<bool>(other))
+            << llvm::toString(other.takeError());
+        if (!other->isFeasible)
+          continue;
+        EXPECT_LE(other->peakBytes, budget) << where;
+        EXPECT_GE(other->costUnits, exact->costUnits) << where;
+      }
+    }
+  }
+  std::printf("overwrites: %u feasible cases, %u only with overwrites\n",
+              feasible, onlyWithOverwrites);
+  EXPECT_GT(feasible, 15u);
+  EXPECT_GT(onlyWithOverwrites, 0u);
+}

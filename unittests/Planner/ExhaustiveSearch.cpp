@@ -130,7 +130,15 @@ ckpt::planner::testing::programOrderOptimalCost(const RematProblem &problem,
       bool ready = true;
       for (NodeIndex u : problem.predecessors(v))
         ready = ready && (resident & (1u << u));
-      if (!ready || bytesOf(resident | bit) > budgetBytes)
+      if (!ready)
+        continue;
+      // A first computation may write into its overwritable input, freed
+      // right after it: the input's bytes hold the output.
+      if (std::optional<NodeIndex> u = problem.overwritableInput(v);
+          u && isFirst && bytesOf(resident) <= budgetBytes)
+        relax(encode((resident | bit) & ~(1u << *u), stage + 1, 0),
+              cost + problem.cost(v));
+      if (bytesOf(resident | bit) > budgetBytes)
         continue;
       relax(isFirst ? encode(resident | bit, stage + 1, 0)
                     : encode(resident | bit, stage, v + 1),
@@ -220,6 +228,33 @@ RematProblem ckpt::planner::testing::randomDAG(unsigned nodeCount,
     unsigned inputs = 1 + rng() % std::min(2u, v);
     for (unsigned k = 0; k < inputs; ++k)
       edges.emplace_back(rng() % v, v);
+  }
+  return createOrDie(std::move(nodes), edges, 0);
+}
+
+RematProblem
+ckpt::planner::testing::randomOverwritingDAG(unsigned nodeCount,
+                                             std::mt19937 &rng) {
+  std::uniform_int_distribution<int> value(1, 9);
+  std::vector<RematNode> nodes(nodeCount);
+  std::vector<std::pair<unsigned, unsigned>> edges;
+  for (unsigned v = 0; v < nodeCount; ++v) {
+    nodes[v].externalId = v;
+    nodes[v].name = "n" + std::to_string(v);
+    nodes[v].outputBytes = value(rng);
+    nodes[v].computeCostUnits = value(rng);
+    nodes[v].isBackward = v >= nodeCount / 2;
+    if (v == 0)
+      continue;
+    unsigned inputs = 1 + rng() % std::min(2u, v);
+    for (unsigned k = 0; k < inputs; ++k)
+      edges.emplace_back(rng() % v, v);
+    // Half the nodes may write into their first input (then as large).
+    if (rng() % 2) {
+      unsigned input = edges[edges.size() - inputs].first;
+      nodes[v].outputBytes = nodes[input].outputBytes;
+      nodes[v].overwritableInput = input;
+    }
   }
   return createOrDie(std::move(nodes), edges, 0);
 }

@@ -35,7 +35,9 @@ std::optional<uint64_t> unrestrictedOptimalCost(const RematProblem &problem,
 /// computes earlier values in increasing index order and ends with node t's
 /// first computation, a final stage computes any values in increasing index
 /// order and ends with every output resident; any value may be freed at any
-/// time. Problems of at most 12 nodes; must_recompute is not modeled.
+/// time (a first computation may write into its overwritable input, freed
+/// right after it). Problems of at most 12 nodes; must_recompute is not
+/// modeled.
 std::optional<uint64_t> programOrderOptimalCost(const RematProblem &problem,
                                                 uint64_t budgetBytes);
 
@@ -63,6 +65,10 @@ private:
 /// A random DAG in topological order: node v > 0 reads 1-2 earlier nodes; the
 /// second half is marked backward; sizes and costs in [1, 9].
 RematProblem randomDAG(unsigned nodeCount, std::mt19937 &rng);
+
+/// randomDAG where half the nodes may write into their first input
+/// (RematNode::overwritableInput), with that input's size.
+RematProblem randomOverwritingDAG(unsigned nodeCount, std::mt19937 &rng);
 
 /// A random training chain of \p layers layers (see solveChainDP) with sizes
 /// and costs in [1, 9] and random derivative inputs.

@@ -35,6 +35,34 @@ TEST(GraphJSONTest, ReadsNodesLinksPoliciesAndConstantBytes) {
   EXPECT_TRUE(problem->isSink(2));
 }
 
+TEST(GraphJSONTest, ReadsAndWritesOverwrittenInputs) {
+  const char *text = R"JSON({
+    "nodes": [{"id": 4, "cost_cpu": 1, "cost_ram": 8},
+              {"id": 2, "cost_cpu": 1, "cost_ram": 8, "overwrites": 4}],
+    "links": [{"source": 4, "target": 2}]})JSON";
+  llvm::Expected<RematProblem> problem = parseGraphJSON(text);
+  ASSERT_TRUE(static_cast<bool>(problem))
+      << llvm::toString(problem.takeError());
+  EXPECT_EQ(problem->overwritableInput(1), std::optional<NodeIndex>(0));
+  EXPECT_FALSE(problem->overwritableInput(0).has_value());
+  std::string written;
+  llvm::raw_string_ostream os(written);
+  writeGraphJSON(*problem, os);
+  EXPECT_NE(written.find("\"overwrites\": 4"), std::string::npos) << written;
+  llvm::Expected<RematProblem> again = parseGraphJSON(written);
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_EQ(again->overwritableInput(1), std::optional<NodeIndex>(0));
+
+  llvm::Expected<RematProblem> unknown = parseGraphJSON(R"JSON({
+    "nodes": [{"id": 4, "cost_cpu": 1, "cost_ram": 8},
+              {"id": 2, "cost_cpu": 1, "cost_ram": 8, "overwrites": 7}],
+    "links": [{"source": 4, "target": 2}]})JSON");
+  ASSERT_FALSE(static_cast<bool>(unknown));
+  EXPECT_NE(llvm::toString(unknown.takeError())
+                .find("node 2: field 'overwrites' names an unknown node id 7"),
+            std::string::npos);
+}
+
 TEST(GraphJSONTest, NamesTheOffendingElement) {
   auto errorOf = [](const char *text) {
     llvm::Expected<RematProblem> problem = parseGraphJSON(text);

@@ -139,4 +139,63 @@ TEST(RematProblemTest, SortsTopologicallyAndRejectsCycles) {
   llvm::consumeError(selfLoop.takeError());
 }
 
+/// x -> y -> z, y may write into x (same size 8), z reads y; constant 1.
+RematProblem overwritingChain() {
+  std::vector<RematNode> nodes(3);
+  const char *names[] = {"x", "y", "z"};
+  for (unsigned v = 0; v < 3; ++v) {
+    nodes[v].externalId = v;
+    nodes[v].name = names[v];
+    nodes[v].outputBytes = v == 2 ? 4 : 8;
+    nodes[v].computeCostUnits = 1;
+  }
+  nodes[1].overwritableInput = 0;
+  llvm::Expected<RematProblem> problem =
+      RematProblem::create(nodes, {{0, 1}, {1, 2}}, 1);
+  EXPECT_TRUE(static_cast<bool>(problem)) << llvm::toString(problem.takeError());
+  return std::move(*problem);
+}
+
+uint64_t peakOf(const RematProblem &problem, const Schedule &schedule) {
+  llvm::Expected<ScheduleMetrics> metrics = validateSchedule(problem, schedule);
+  EXPECT_TRUE(static_cast<bool>(metrics)) << llvm::toString(metrics.takeError());
+  return metrics ? metrics->peakBytes : 0;
+}
+
+TEST(ValidatorTest, FirstComputationWritesIntoAnInputFreedRightAfterIt) {
+  RematProblem problem = overwritingChain();
+  EXPECT_EQ(problem.overwritableInput(1), std::optional<NodeIndex>(0));
+  // y takes x's buffer: 1 + 8 while y is computed, 1 + 8 + 4 at z.
+  EXPECT_EQ(peakOf(problem, baselineSchedule(problem)), 13u);
+  EXPECT_EQ(baselinePeakBytes(problem), 13u);
+  // x kept past y: y needs a buffer of its own.
+  EXPECT_EQ(peakOf(problem, {compute(0), compute(1), compute(2), release(0),
+                             release(1)}),
+            21u);
+  // A recomputation of y does not write into x (its region reads x).
+  EXPECT_EQ(peakOf(problem, {compute(0), compute(1), release(0), release(1),
+                             compute(0), compute(1), release(0), compute(2),
+                             release(1)}),
+            17u);
+}
+
+TEST(ValidatorTest, RejectsAnOverwrittenInputOfAnotherSize) {
+  std::vector<RematNode> nodes(2);
+  nodes[0].name = "x";
+  nodes[0].outputBytes = 8;
+  nodes[1].name = "y";
+  nodes[1].outputBytes = 4;
+  nodes[1].externalId = 1;
+  nodes[1].overwritableInput = 0;
+  llvm::Expected<RematProblem> problem = RematProblem::create(nodes, {{0, 1}});
+  ASSERT_FALSE(static_cast<bool>(problem));
+  EXPECT_NE(llvm::toString(problem.takeError())
+                .find("not one of its inputs of the same size"),
+            std::string::npos);
+  nodes[1].outputBytes = 8;
+  llvm::Expected<RematProblem> unread = RematProblem::create(nodes, {});
+  EXPECT_FALSE(static_cast<bool>(unread));
+  llvm::consumeError(unread.takeError());
+}
+
 } // namespace

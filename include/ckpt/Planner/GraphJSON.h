@@ -21,7 +21,9 @@ namespace planner {
 /// `cost_cpu` is the compute cost, `cost_ram` the output bytes. Optional node
 /// fields: `policy` (`must_save`, `prefer_save`, `prefer_recompute`,
 /// `must_recompute`, `default`), `recomputable` (bool), `name`, `backward`
-/// (default false). Optional graph field: `constant_bytes`. Node order in the
+/// (default false), `overwrites` (the id of an input of the same size whose
+/// buffer the node writes into when the input dies there:
+/// RematNode::overwritableInput). Optional graph field: `constant_bytes`. Node order in the
 /// file is the original order. Errors name the offending node or link.
 llvm::Expected<RematProblem> parseGraphJSON(llvm::StringRef text);
 

@@ -66,6 +66,13 @@ struct RematNode {
   RematPolicy policy = RematPolicy::Default;
   /// True for nodes of the backward pass (they consume activations).
   bool isBackward = false;
+  /// An input (index into the nodes given to RematProblem::create, like the
+  /// edges) whose buffer this node writes its result into when that input
+  /// dies here: an elementwise op over a value of its own type read at the
+  /// same element it writes. Where the schedule frees the input right after
+  /// this node, computing the node adds no bytes; where it keeps the input,
+  /// the node needs a buffer of its own.
+  std::optional<unsigned> overwritableInput;
 };
 
 /// A rematerialization problem: a DAG whose node order is a topological order
@@ -102,6 +109,19 @@ public:
   uint64_t getConstantBytes() const { return constantBytes; }
   /// Output size of \p v.
   uint64_t bytes(NodeIndex v) const { return nodes[v].outputBytes; }
+  /// The input whose buffer \p v writes into when that input dies at \p v
+  /// (RematNode::overwritableInput, as an index of this problem).
+  std::optional<NodeIndex> overwritableInput(NodeIndex v) const {
+    return overwritable[v];
+  }
+  /// True when some node may write into a dying input's buffer.
+  bool hasOverwritableInputs() const { return anyOverwritable; }
+  /// Bytes that computing \p v adds when \p inputDies says whether its
+  /// overwritable input is freed right after it: bytes(v), or 0 when it
+  /// writes into that input's buffer.
+  uint64_t addedBytes(NodeIndex v, bool inputDies) const {
+    return overwritable[v] && inputDies ? 0 : bytes(v);
+  }
   /// Compute cost of \p v.
   uint64_t cost(NodeIndex v) const { return nodes[v].computeCostUnits; }
 
@@ -137,6 +157,8 @@ private:
   std::vector<std::vector<NodeIndex>> preds;
   std::vector<std::vector<NodeIndex>> succs;
   std::vector<NodeIndex> neededUntilStage;
+  std::vector<std::optional<NodeIndex>> overwritable;
+  bool anyOverwritable = false;
   uint64_t constantBytes = 0;
 };
 

@@ -56,6 +56,34 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
   ];
 }
 
+def OverwriteDyingInputsPass : Pass<"ckpt-overwrite-dying-inputs",
+                                     "mlir::ModuleOp"> {
+  let summary = "Write elementwise results into inputs that die there";
+  let description = [{
+    An elementwise `linalg.generic` (every loop parallel) whose init is a
+    `tensor.empty` gets as init one of its inputs when that input has the
+    result's type, is read at the element the op writes (the same
+    permutation map) and only there (not inside the payload, not twice), is
+    computed in the function (not an argument, not a reshape or slice of
+    another value) and is read by nothing after the op. Bufferization then
+    writes the result into the input's buffer instead of a new one: a
+    ReLU's or a BatchNorm's gradient over the incoming gradient, an
+    activation over the value it is the only reader of.
+
+    The remat planner knows these ties (the node overwrites its input where
+    the plan frees the input right after it, and needs its own buffer where
+    the plan keeps the input longer, which bufferization then copies). A tie
+    that one-shot bufferization would not make in place is undone, so no
+    copy is ever added. The tensor preparation of the pipelines runs it last.
+
+    Example:
+
+    ```
+    ckpt-opt step.mlir --ckpt-tensor-prep --ckpt-overwrite-dying-inputs
+    ```
+  }];
+}
+
 def RematPass : Pass<"ckpt-remat", "mlir::ModuleOp"> {
   let summary = "Recompute activations to bring the peak under a budget";
   let description = [{
