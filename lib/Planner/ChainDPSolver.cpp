@@ -278,10 +278,12 @@ ckpt::planner::solveChainDP(const RematProblem &problem, uint64_t budgetBytes) {
   llvm::Expected<PlanResult> result = finishPlan(
       problem, scheduleFromComputeSequence(problem, program.sequence()),
       budgetBytes, "chain-dp", timer);
-  // The chain's memory grid counts every computation with its own buffer:
-  // with inputs a node may write into, it is an upper bound and proves
-  // nothing.
-  if (result && program.isExact() && !problem.hasOverwritableInputs()) {
+  // The chain's memory grid counts every computation with its own buffer
+  // and no workspace: with inputs a node may write into it is an upper
+  // bound, with workspaces a lower one (the validator then says whether the
+  // plan fits), and it proves nothing.
+  if (result && program.isExact() && !problem.hasOverwritableInputs() &&
+      !problem.hasWorkspaces()) {
     result->optimalityGap = 0;
     result->lowerBoundCostUnits = result->costUnits;
     result->formulation = PlanFormulation::PersistentChain;

@@ -11,7 +11,8 @@
 //   - memory after every computation (constant bytes, every resident value,
 //     the output just computed, before the inputs are freed) stays within
 //     the budget, as validateSchedule measures it; a first computation
-//     that writes into an input freed right after it counts without it.
+//     that writes into an input freed right after it counts without it,
+//     and a computation's workspace counts while it runs.
 // Every number of recomputations of every value is in the class (one per
 // stage, in any of the n + 1 stages); what it fixes is the order of first
 // computations (the program's, which the rewriter keeps) and the order
@@ -400,9 +401,20 @@ ckpt::planner::solveExact(const RematProblem &problem, uint64_t budgetBytes,
           }
       int level =
           model.addColumn(0, 0, capacity + overwritten, /*integer=*/false);
-      if (overwrittenFree >= 0)
-        model.addRow({{level, 1}, {overwrittenFree, -overwritten}},
-                     -kUnboundedRow, capacity);
+      // The step's workspace is held while it runs, on top of the level.
+      double workspace = unit.weight(problem.workspace(k));
+      if (overwrittenFree >= 0 || workspace > 0) {
+        std::vector<std::pair<int, double>> row{{level, 1}};
+        double high = capacity;
+        if (overwrittenFree >= 0)
+          row.emplace_back(overwrittenFree, -overwritten);
+        if (int computed = columns.computed(t, k);
+            computed == ProgramOrderModel::kConstantOne)
+          high -= workspace;
+        else if (computed >= 0 && workspace > 0)
+          row.emplace_back(computed, workspace);
+        model.addRow(row, -kUnboundedRow, high);
+      }
       columns.memory[t][k] = level;
       // level - previous level - computed(t,k) bytes(k) + freed >= 0.
       std::vector<std::pair<int, double>> terms{{level, 1}};

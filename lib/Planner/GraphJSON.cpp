@@ -158,6 +158,10 @@ ckpt::planner::parseGraphJSON(llvm::StringRef text) {
                          "prefer_save, prefer_recompute, must_recompute");
       node.policy = *parsed;
     }
+    if (llvm::Error error =
+            readNonNegative(*object, "workspace_bytes", context,
+                            /*isRequired=*/false, node.workspaceBytes))
+      return std::move(error);
     if (object->get("overwrites")) {
       llvm::Expected<int64_t> input = readId(*object, "overwrites", context);
       if (!input)
@@ -223,6 +227,9 @@ void ckpt::planner::writeGraphJSON(const RematProblem &problem,
           if (std::optional<NodeIndex> input =
                   problem.overwritableInput(index))
             out.attribute("overwrites", problem.node(*input).externalId);
+          if (node.workspaceBytes)
+            out.attribute("workspace_bytes",
+                          static_cast<int64_t>(node.workspaceBytes));
         });
     });
     out.attributeArray("links", [&] {

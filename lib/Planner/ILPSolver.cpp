@@ -61,7 +61,8 @@
 //     instance ends in (the live columns say whether a later step of the
 //     stage still reads it). A node writing into an overwritable input
 //     whose instance ends at the node adds no bytes there (recomputations
-//     never write into their inputs: validateSchedule's rule).
+//     never write into their inputs: validateSchedule's rule); a step's
+//     workspace takes room from its row.
 // Solved with CBC (no preprocessing: it would substitute the coverage
 // recurrences back into dense memory rows) from greedy's schedule.
 //
@@ -530,7 +531,8 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
     // At node t, after the stage's recomputations: values whose instance
     // ends here and that node t does not read are gone.
     if (t < n) {
-      int64_t nodeRoom = room - static_cast<int64_t>(problem.bytes(t));
+      int64_t nodeRoom = room - static_cast<int64_t>(problem.bytes(t) +
+                                                    problem.workspace(t));
       if (nodeRoom < 0)
         return infeasiblePlan("ilp", timer);
       terms.clear();
@@ -584,6 +586,10 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
         if (live >= 0)
           terms.emplace_back(live, weight);
       }
+      // The step's workspace, when the stage does recompute k.
+      if (problem.workspace(k) > 0)
+        if (int start = values[k].start(t); start >= 0)
+          terms.emplace_back(start, unit.weight(problem.workspace(k)));
       if (!terms.empty())
         model.addRow(terms, -kUnboundedRow, capacity(room));
     }

@@ -96,16 +96,18 @@ static llvm::Expected<PlanResult> runSolver(const RematProblem &problem,
 
 /// A peak no schedule can go below: every computation needs its inputs and
 /// its output resident at once (the output in an input's buffer where it
-/// may overwrite one).
+/// may overwrite one), with its workspace.
 static uint64_t peakLowerBound(const RematProblem &problem) {
   uint64_t bound = problem.getConstantBytes();
   for (NodeIndex v = 0; v < problem.size(); ++v) {
     uint64_t working = problem.getConstantBytes() + problem.bytes(v);
     for (NodeIndex u : problem.predecessors(v))
       working += problem.bytes(u);
-    // Written into an input's buffer, v's output takes no room of its own.
+    // Written into an input's buffer, v's output takes no room of its own;
+    // its workspace does.
     if (problem.overwritableInput(v))
       working -= problem.bytes(v);
+    working += problem.workspace(v);
     bound = std::max(bound, working);
   }
   return bound;
@@ -113,9 +115,12 @@ static uint64_t peakLowerBound(const RematProblem &problem) {
 
 uint64_t ckpt::planner::smallestFeasiblePeakFound(const RematProblem &problem) {
   // Keeping everything is the most memory any sensible schedule needs.
-  uint64_t feasiblePeak = problem.getConstantBytes();
-  for (NodeIndex v = 0; v < problem.size(); ++v)
+  uint64_t feasiblePeak = problem.getConstantBytes(), largestWorkspace = 0;
+  for (NodeIndex v = 0; v < problem.size(); ++v) {
     feasiblePeak += problem.bytes(v);
+    largestWorkspace = std::max(largestWorkspace, problem.workspace(v));
+  }
+  feasiblePeak += largestWorkspace;
   // The smallest budget greedy met: greedy is not monotone in the budget (a
   // budget can fail below one that succeeded with a lower peak), so the
   // answer must be a budget it was seen to meet, not just a peak.

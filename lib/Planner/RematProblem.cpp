@@ -118,6 +118,7 @@ RematProblem::create(std::vector<RematNode> nodes,
   problem.overwritable.assign(n, std::nullopt);
   for (unsigned v = 0; v < n; ++v) {
     const RematNode &node = problem.nodes[v];
+    problem.anyWorkspace |= node.workspaceBytes > 0;
     if (!node.overwritableInput)
       continue;
     unsigned given = *node.overwritableInput;

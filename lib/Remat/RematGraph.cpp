@@ -369,6 +369,12 @@ mlir::ckpt::buildRematGraph(const ActivationTimeline &timeline,
       node.policy = toPlannerPolicy(*policy);
     node.computeCostUnits =
         std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(seconds * 1e9)));
+    // What the node's loops and regions allocate and free inside (a
+    // convolution's patch chunks): held while its op runs.
+    for (Operation *op : ops)
+      node.workspaceBytes = std::max<uint64_t>(
+          node.workspaceBytes,
+          timeline.getTransientBytes(timeline.getProgramPoint(op)));
     node.isBackward = timeline.getPhase(timeline.getProgramPoint(ops.back())) ==
                       StepPhase::Backward;
     nodes.push_back(std::move(node));

@@ -6,7 +6,7 @@
 // of a node an instance and record which instance of each predecessor it
 // reads; backward, to find which values each recomputation must produce
 // (those its readers use, and what they are computed from); and forward
-// again, to rewire the original ops and build the regions. Regions are then
+// again, to build the regions from the original ops and then rewire them. Regions are then
 // placed right before their first reader.
 //
 //===----------------------------------------------------------------------===//
@@ -246,24 +246,30 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
           });
   }
 
-  // 3. Forward: rewire the originals, build the recomputations.
+  // 3. Forward: build the recomputations, then rewire the originals. A
+  // region clones a node's original ops as they read the original values
+  // (and maps each read to the instance the schedule says): rewired first,
+  // an original op would read an earlier recomputation's region, which a
+  // later recomputation of its node would then read too, as if it were an
+  // argument, keeping that earlier copy alive in between.
   SmallVector<AppliedRecompute> applied;
   for (Instance &instance : instances) {
-    if (instance.isOriginal) {
-      for (Operation *op : graph.nodeOps[instance.node])
-        forEachExternalRead(
-            op, instance.node, [&](OpOperand &operand, unsigned from) {
-              operand.set(lookup(instances[instance.reads.lookup(from)],
-                                 operand.get()));
-            });
-      continue;
-    }
-    if (instance.needed.empty())
+    if (instance.isOriginal || instance.needed.empty())
       continue;
     AppliedRecompute recompute;
     recompute.node = instance.node;
     buildRegion(instance, recompute);
     applied.push_back(recompute);
+  }
+  for (Instance &instance : instances) {
+    if (!instance.isOriginal)
+      continue;
+    for (Operation *op : graph.nodeOps[instance.node])
+      forEachExternalRead(
+          op, instance.node, [&](OpOperand &operand, unsigned from) {
+            operand.set(
+                lookup(instances[instance.reads.lookup(from)], operand.get()));
+          });
   }
   for (OpOperand &operand : terminator->getOpOperands())
     if (std::optional<unsigned> node = getNodeOf(operand.get()))

@@ -18,7 +18,8 @@ namespace {
 uint64_t workingSetBytes(const RematProblem &problem) {
   uint64_t low = problem.getConstantBytes();
   for (NodeIndex v = 0; v < problem.size(); ++v) {
-    uint64_t working = problem.getConstantBytes() + problem.bytes(v);
+    uint64_t working = problem.getConstantBytes() + problem.bytes(v) +
+                       problem.workspace(v);
     for (NodeIndex u : problem.predecessors(v))
       working += problem.bytes(u);
     low = std::max(low, working);
@@ -198,16 +199,17 @@ RematProblem withoutOverwrites(const RematProblem &problem) {
       *RematProblem::create(nodes, edges, problem.getConstantBytes()));
 }
 
-/// Nodes that may write into a dying input (RematNode::overwritableInput):
-/// the exact MILP equals the brute force that models the overwrite, greedy
-/// and the ILP stay valid and within the budget, and the overwrites meet
-/// budgets that no schedule meets without them.
-TEST(ExactTest, MatchesBruteForceWithOverwritableInputs) {
+/// Nodes that may write into a dying input (RematNode::overwritableInput)
+/// and nodes with workspaces: the exact MILP equals the brute force that
+/// models both, greedy and the ILP stay valid and within the budget, and
+/// the overwrites meet budgets that no schedule meets without them.
+TEST(ExactTest, MatchesBruteForceWithOverwritesAndWorkspaces) {
   std::mt19937 rng(41);
   unsigned feasible = 0, onlyWithOverwrites = 0;
   for (unsigned trial = 0; trial < 10; ++trial) {
     RematProblem problem = randomOverwritingDAG(8 + trial % 5, rng);
     ASSERT_TRUE(problem.hasOverwritableInputs());
+    ASSERT_TRUE(problem.hasWorkspaces());
     RematProblem plain = withoutOverwrites(problem);
     std::vector<uint64_t> budgets = budgetsOf(problem, 5);
     budgets.push_back(budgets.front() - 1);

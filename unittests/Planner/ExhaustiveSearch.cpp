@@ -134,11 +134,12 @@ ckpt::planner::testing::programOrderOptimalCost(const RematProblem &problem,
         continue;
       // A first computation may write into its overwritable input, freed
       // right after it: the input's bytes hold the output.
+      uint64_t workspace = problem.workspace(v);
       if (std::optional<NodeIndex> u = problem.overwritableInput(v);
-          u && isFirst && bytesOf(resident) <= budgetBytes)
+          u && isFirst && bytesOf(resident) + workspace <= budgetBytes)
         relax(encode((resident | bit) & ~(1u << *u), stage + 1, 0),
               cost + problem.cost(v));
-      if (bytesOf(resident | bit) > budgetBytes)
+      if (bytesOf(resident | bit) + workspace > budgetBytes)
         continue;
       relax(isFirst ? encode(resident | bit, stage + 1, 0)
                     : encode(resident | bit, stage, v + 1),
@@ -249,6 +250,9 @@ ckpt::planner::testing::randomOverwritingDAG(unsigned nodeCount,
     unsigned inputs = 1 + rng() % std::min(2u, v);
     for (unsigned k = 0; k < inputs; ++k)
       edges.emplace_back(rng() % v, v);
+    // A third of the nodes need a workspace.
+    if (rng() % 3 == 0)
+      nodes[v].workspaceBytes = value(rng);
     // Half the nodes may write into their first input (then as large).
     if (rng() % 2) {
       unsigned input = edges[edges.size() - inputs].first;

@@ -36,7 +36,7 @@ std::optional<uint64_t> unrestrictedOptimalCost(const RematProblem &problem,
 /// first computation, a final stage computes any values in increasing index
 /// order and ends with every output resident; any value may be freed at any
 /// time (a first computation may write into its overwritable input, freed
-/// right after it). Problems of at most 12 nodes; must_recompute is not
+/// right after it; a computation holds its workspace too). Problems of at most 12 nodes; must_recompute is not
 /// modeled.
 std::optional<uint64_t> programOrderOptimalCost(const RematProblem &problem,
                                                 uint64_t budgetBytes);
@@ -67,7 +67,8 @@ private:
 RematProblem randomDAG(unsigned nodeCount, std::mt19937 &rng);
 
 /// randomDAG where half the nodes may write into their first input
-/// (RematNode::overwritableInput), with that input's size.
+/// (RematNode::overwritableInput), with that input's size, and a third need
+/// a workspace of 1-9 bytes.
 RematProblem randomOverwritingDAG(unsigned nodeCount, std::mt19937 &rng);
 
 /// A random training chain of \p layers layers (see solveChainDP) with sizes

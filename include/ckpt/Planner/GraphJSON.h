@@ -23,7 +23,8 @@ namespace planner {
 /// `must_recompute`, `default`), `recomputable` (bool), `name`, `backward`
 /// (default false), `overwrites` (the id of an input of the same size whose
 /// buffer the node writes into when the input dies there:
-/// RematNode::overwritableInput). Optional graph field: `constant_bytes`. Node order in the
+/// RematNode::overwritableInput), `workspace_bytes` (held only while the
+/// node is computed). Optional graph field: `constant_bytes`. Node order in the
 /// file is the original order. Errors name the offending node or link.
 llvm::Expected<RematProblem> parseGraphJSON(llvm::StringRef text);
 

@@ -73,6 +73,10 @@ struct RematNode {
   /// this node, computing the node adds no bytes; where it keeps the input,
   /// the node needs a buffer of its own.
   std::optional<unsigned> overwritableInput;
+  /// Bytes the computation needs only while it runs (a convolution's patch
+  /// chunks, a recompute region's intermediates): held at its step, on top
+  /// of its output, and freed before the next.
+  uint64_t workspaceBytes = 0;
 };
 
 /// A rematerialization problem: a DAG whose node order is a topological order
@@ -116,11 +120,16 @@ public:
   }
   /// True when some node may write into a dying input's buffer.
   bool hasOverwritableInputs() const { return anyOverwritable; }
-  /// Bytes that computing \p v adds when \p inputDies says whether its
-  /// overwritable input is freed right after it: bytes(v), or 0 when it
-  /// writes into that input's buffer.
+  /// Bytes \p v needs only while it is computed (RematNode::workspaceBytes).
+  uint64_t workspace(NodeIndex v) const { return nodes[v].workspaceBytes; }
+  /// True when some node needs a workspace.
+  bool hasWorkspaces() const { return anyWorkspace; }
+  /// Bytes that computing \p v adds to what is resident, \p inputDies
+  /// saying whether its overwritable input is freed right after it: its
+  /// output (none when it writes into that input's buffer) and its
+  /// workspace.
   uint64_t addedBytes(NodeIndex v, bool inputDies) const {
-    return overwritable[v] && inputDies ? 0 : bytes(v);
+    return (overwritable[v] && inputDies ? 0 : bytes(v)) + workspace(v);
   }
   /// Compute cost of \p v.
   uint64_t cost(NodeIndex v) const { return nodes[v].computeCostUnits; }
@@ -159,6 +168,7 @@ private:
   std::vector<NodeIndex> neededUntilStage;
   std::vector<std::optional<NodeIndex>> overwritable;
   bool anyOverwritable = false;
+  bool anyWorkspace = false;
   uint64_t constantBytes = 0;
 };
 
