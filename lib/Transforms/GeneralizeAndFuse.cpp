@@ -112,6 +112,27 @@ bool isContraction(Operation *op) {
   return linalgOp && linalg::isaContractionOpInterface(linalgOp);
 }
 
+/// Whether `op` is a copy swapping the first two of four dimensions (a
+/// generalized (1, 0, 2, 3) transpose) that a kept 2-D convolution reads: a
+/// weight gradient's output gradient or activations with images and
+/// channels swapped. ckpt-convolution-to-gemm reads such a copy's source
+/// where it is stored, one image at a time, and the copy goes unused; fused
+/// into its producer instead, the producer would write the swapped layout
+/// itself, an activation-sized tensor that cannot take the place of the
+/// producer's dying input (a BatchNorm gradient's incoming gradient).
+bool isSwapReadByConvolution(Operation *op) {
+  auto copy = dyn_cast<linalg::GenericOp>(op);
+  if (!copy || copy->getNumResults() != 1)
+    return false;
+  std::optional<SmallVector<int64_t>> permutation =
+      linalg::isaTransposeOpInterface(copy);
+  if (!permutation || *permutation != ArrayRef<int64_t>{1, 0, 2, 3})
+    return false;
+  return llvm::any_of(copy->getResult(0).getUsers(), [](Operation *user) {
+    return isa<linalg::Conv2DNchwFchwOp>(user);
+  });
+}
+
 /// A linalg.generic that reads every element of a tensor of its own type at
 /// its own position (`tensor.extract %src[i0, ..., 0, ...]`: an index of each
 /// loop, or 0 along a dimension of extent 1) is that tensor: the reversal
@@ -259,9 +280,14 @@ struct GeneralizeAndFusePass
     // isCheapToRepeat), into readers that are not contractions (whose
     // GEMM lowerings take their operands' element types from the operands,
     // not from casts in the payload).
-    linalg::ControlFusionFn singleUse = [](OpOperand *fusedOperand) {
+    // With the convolutions kept, not into a swap they read (see
+    // isSwapReadByConvolution).
+    linalg::ControlFusionFn singleUse = [keep = keepConvolutions.getValue()](
+                                            OpOperand *fusedOperand) {
       Operation *producer = fusedOperand->get().getDefiningOp();
       if (!producer)
+        return false;
+      if (keep && isSwapReadByConvolution(fusedOperand->getOwner()))
         return false;
       if (!producer->hasOneUse() && (!isCheapToRepeat(producer) ||
                                      isContraction(fusedOperand->getOwner())))

@@ -72,7 +72,7 @@ def OverwriteDyingInputsPass : Pass<"ckpt-overwrite-dying-inputs",
 
     The remat planner knows these ties (the node overwrites its input where
     the plan frees the input right after it, and needs its own buffer where
-    the plan keeps the input longer, which bufferization then copies). A tie
+    the plan keeps the input longer, where bufferization then allocates). A tie
     that one-shot bufferization would not make in place is undone, so no
     copy is ever added. The tensor preparation of the pipelines runs it last.
 
