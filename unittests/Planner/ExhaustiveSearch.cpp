@@ -213,8 +213,10 @@ createOrDie(std::vector<RematNode> nodes,
   return std::move(*problem);
 }
 
-RematProblem ckpt::planner::testing::randomDAG(unsigned nodeCount,
-                                               std::mt19937 &rng) {
+/// randomDAG, and with \p overwrites randomOverwritingDAG (the extra draws
+/// come after randomDAG's, so its graphs stay the same).
+static RematProblem randomDAGOf(unsigned nodeCount, std::mt19937 &rng,
+                                bool overwrites) {
   std::uniform_int_distribution<int> value(1, 9);
   std::vector<RematNode> nodes(nodeCount);
   std::vector<std::pair<unsigned, unsigned>> edges;
@@ -229,29 +231,10 @@ RematProblem ckpt::planner::testing::randomDAG(unsigned nodeCount,
     unsigned inputs = 1 + rng() % std::min(2u, v);
     for (unsigned k = 0; k < inputs; ++k)
       edges.emplace_back(rng() % v, v);
-  }
-  return createOrDie(std::move(nodes), edges, 0);
-}
-
-RematProblem
-ckpt::planner::testing::randomOverwritingDAG(unsigned nodeCount,
-                                             std::mt19937 &rng) {
-  std::uniform_int_distribution<int> value(1, 9);
-  std::vector<RematNode> nodes(nodeCount);
-  std::vector<std::pair<unsigned, unsigned>> edges;
-  for (unsigned v = 0; v < nodeCount; ++v) {
-    nodes[v].externalId = v;
-    nodes[v].name = "n" + std::to_string(v);
-    nodes[v].outputBytes = value(rng);
-    nodes[v].computeCostUnits = value(rng);
-    nodes[v].isBackward = v >= nodeCount / 2;
-    if (v == 0)
+    if (!overwrites)
       continue;
-    unsigned inputs = 1 + rng() % std::min(2u, v);
-    for (unsigned k = 0; k < inputs; ++k)
-      edges.emplace_back(rng() % v, v);
-    // A third of the nodes need a workspace.
-    if (rng() % 3 == 0)
+    // A third of the nodes need a workspace, and the last one.
+    if (rng() % 3 == 0 || v + 1 == nodeCount)
       nodes[v].workspaceBytes = value(rng);
     // Half the nodes may write into their first input (then as large).
     if (rng() % 2) {
@@ -261,6 +244,17 @@ ckpt::planner::testing::randomOverwritingDAG(unsigned nodeCount,
     }
   }
   return createOrDie(std::move(nodes), edges, 0);
+}
+
+RematProblem ckpt::planner::testing::randomDAG(unsigned nodeCount,
+                                               std::mt19937 &rng) {
+  return randomDAGOf(nodeCount, rng, /*overwrites=*/false);
+}
+
+RematProblem
+ckpt::planner::testing::randomOverwritingDAG(unsigned nodeCount,
+                                             std::mt19937 &rng) {
+  return randomDAGOf(nodeCount, rng, /*overwrites=*/true);
 }
 
 RematProblem ckpt::planner::testing::randomTrainingChain(unsigned layers,

@@ -68,7 +68,7 @@ RematProblem randomDAG(unsigned nodeCount, std::mt19937 &rng);
 
 /// randomDAG where half the nodes may write into their first input
 /// (RematNode::overwritableInput), with that input's size, and a third need
-/// a workspace of 1-9 bytes.
+/// a workspace of 1-9 bytes (the last node always).
 RematProblem randomOverwritingDAG(unsigned nodeCount, std::mt19937 &rng);
 
 /// A random training chain of \p layers layers (see solveChainDP) with sizes
