@@ -113,13 +113,17 @@ bool isContraction(Operation *op) {
 }
 
 /// Whether `op` is a copy swapping the first two of four dimensions (a
-/// generalized (1, 0, 2, 3) transpose) that a kept 2-D convolution reads: a
-/// weight gradient's output gradient or activations with images and
+/// generalized (1, 0, 2, 3) transpose) that a kept 2-D convolution reads as
+/// its filters: a weight gradient's output gradient with images and
 /// channels swapped. ckpt-convolution-to-gemm reads such a copy's source
 /// where it is stored, one image at a time, and the copy goes unused; fused
 /// into its producer instead, the producer would write the swapped layout
 /// itself, an activation-sized tensor that cannot take the place of the
-/// producer's dying input (a BatchNorm gradient's incoming gradient).
+/// producer's dying input (a BatchNorm gradient's incoming gradient). The
+/// swapped activations a weight gradient reads as its input are left to
+/// fusion: their cheap producers (a BatchNorm's normalization, an
+/// activation) fuse into the swap, which is then computed from what is
+/// saved anyway (EfficientNet-B0: 11 MB more at the peak without it).
 bool isSwapReadByConvolution(Operation *op) {
   auto copy = dyn_cast<linalg::GenericOp>(op);
   if (!copy || copy->getNumResults() != 1)
@@ -128,8 +132,9 @@ bool isSwapReadByConvolution(Operation *op) {
       linalg::isaTransposeOpInterface(copy);
   if (!permutation || *permutation != ArrayRef<int64_t>{1, 0, 2, 3})
     return false;
-  return llvm::any_of(copy->getResult(0).getUsers(), [](Operation *user) {
-    return isa<linalg::Conv2DNchwFchwOp>(user);
+  return llvm::any_of(copy->getResult(0).getUses(), [](OpOperand &use) {
+    auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(use.getOwner());
+    return conv && use.get() == conv.getInputs()[1];
   });
 }
 
