@@ -227,7 +227,7 @@ RematProblem withoutOverwrites(const RematProblem &problem) {
 TEST(ExactTest, MatchesBruteForceWithOverwritesAndWorkspaces) {
   std::mt19937 rng(41);
   unsigned feasible = 0, onlyWithOverwrites = 0;
-  for (unsigned trial = 0; trial < 10; ++trial) {
+  for (unsigned trial = 0; trial < 7; ++trial) {
     RematProblem problem = randomOverwritingDAG(8 + trial % 5, rng);
     ASSERT_TRUE(problem.hasOverwritableInputs());
     ASSERT_TRUE(problem.hasWorkspaces());
