@@ -41,14 +41,26 @@ std::optional<uint64_t> costOf(const PlanResult &result) {
                            : std::nullopt;
 }
 
+/// The solvers' options in these tests: 30 s each.
+SolverOptions testOptions() {
+  SolverOptions options;
+  options.timeLimitSeconds = 30;
+  return options;
+}
+
+/// How a failure names its case.
+std::string describeCase(unsigned trial, uint64_t budget) {
+  return "trial " + std::to_string(trial) + " budget " + std::to_string(budget);
+}
+
 /// The exact MILP's plan for \p budget, whose cost (or infeasibility) must
 /// be the brute force's over the class; nullopt when it failed to solve or
 /// disagrees (the failure is recorded).
 std::optional<PlanResult>
 solveExactAgainstBruteForce(const RematProblem &problem, uint64_t budget,
-                            const SolverOptions &options,
                             const std::string &where) {
-  llvm::Expected<PlanResult> exact = solveExact(problem, budget, options);
+  llvm::Expected<PlanResult> exact =
+      solveExact(problem, budget, testOptions());
   if (!exact) {
     ADD_FAILURE() << where << ": " << llvm::toString(exact.takeError());
     return std::nullopt;
@@ -76,12 +88,9 @@ TEST(ExactTest, MatchesProgramOrderBruteForce) {
   for (unsigned trial = 0; trial < 10; ++trial) {
     RematProblem problem = randomDAG(8 + trial % 5, rng);
     for (uint64_t budget : budgetsOf(problem, 5)) {
-      std::string where = "trial " + std::to_string(trial) + " budget " +
-                          std::to_string(budget);
-      SolverOptions options;
-      options.timeLimitSeconds = 30;
+      std::string where = describeCase(trial, budget);
       std::optional<PlanResult> exact =
-          solveExactAgainstBruteForce(problem, budget, options, where);
+          solveExactAgainstBruteForce(problem, budget, where);
       ASSERT_TRUE(exact.has_value()) << where;
       ++compared;
       if (!exact->isFeasible)
@@ -98,7 +107,7 @@ TEST(ExactTest, MatchesProgramOrderBruteForce) {
         ASSERT_TRUE(anyOrder.has_value()) << where;
         EXPECT_GE(exact->costUnits, *anyOrder) << where;
       }
-      llvm::Expected<PlanResult> ilp = solveILP(problem, budget, options);
+      llvm::Expected<PlanResult> ilp = solveILP(problem, budget, testOptions());
       ASSERT_TRUE(static_cast<bool>(ilp));
       if (ilp->isFeasible) {
         EXPECT_LE(exact->costUnits, ilp->costUnits) << where;
@@ -236,12 +245,9 @@ TEST(ExactTest, MatchesBruteForceWithOverwritesAndWorkspaces) {
     budgets.push_back(budgets.front() - 1);
     budgets.push_back(budgets.front() - 2);
     for (uint64_t budget : budgets) {
-      std::string where = "trial " + std::to_string(trial) + " budget " +
-                          std::to_string(budget);
-      SolverOptions options;
-      options.timeLimitSeconds = 30;
+      std::string where = describeCase(trial, budget);
       std::optional<PlanResult> exact =
-          solveExactAgainstBruteForce(problem, budget, options, where);
+          solveExactAgainstBruteForce(problem, budget, where);
       ASSERT_TRUE(exact.has_value()) << where;
       if (!exact->isFeasible)
         continue;
@@ -250,7 +256,7 @@ TEST(ExactTest, MatchesBruteForceWithOverwritesAndWorkspaces) {
       EXPECT_LE(exact->peakBytes, budget) << where;
       EXPECT_TRUE(exact->isProvenOptimal()) << where;
       for (auto solve : {solveGreedy, solveILP}) {
-        llvm::Expected<PlanResult> other = solve(problem, budget, options);
+        llvm::Expected<PlanResult> other = solve(problem, budget, testOptions());
         ASSERT_TRUE(static_cast<bool>(other))
             << llvm::toString(other.takeError());
         if (!other->isFeasible)
