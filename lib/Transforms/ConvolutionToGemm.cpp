@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Transforms/ConvolutionToGemm.h"
+
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/Transforms/FillValue.h"
 #include "ckpt/Transforms/Passes.h"
@@ -439,6 +441,15 @@ bool isStoredContiguously(Value value) {
   }
 }
 
+/// Whether a convolution whose filters are a swap of another tensor reads
+/// them one channel (image) at a time from that tensor: each channel's
+/// filter columns, (F) x (KH*KW), are a block of the source deep enough for
+/// a BLAS, or the output has a single position.
+bool takesFilterBlocksFromSource(int64_t kh, int64_t kw, int64_t oh,
+                                 int64_t ow) {
+  return kh * kw >= kMinBlockColumns || oh * ow == 1;
+}
+
 /// The only user of `op`'s result when it is a copy on tensors swapping the
 /// first two of four dimensions.
 Operation *getOnlySwappingUser(Operation *op) {
@@ -514,7 +525,7 @@ struct NchwConvolutionAsGemm
     // image's patches are the image.
     bool pointwise = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
                      !gemm.inputTransposed;
-    if (filterSource && (kh * kw >= kMinBlockColumns || oh * ow == 1)) {
+    if (filterSource && takesFilterBlocksFromSource(kh, kw, oh, ow)) {
       // The filters are a transposed activation-sized tensor (a weight
       // gradient's output gradient): one channel (image) at a time, whose
       // filter columns are a block of the source, (F) x (KH*KW), deep
@@ -721,3 +732,16 @@ struct ConvolutionToGemmPass
 };
 
 } // namespace
+
+bool mlir::ckpt::readsSwappedFiltersWhereStored(
+    linalg::Conv2DNchwFchwOp conv) {
+  PatternRewriter rewriter(conv->getContext());
+  FailureOr<Convolution> matched = matchConvolution(conv, rewriter);
+  Value source = getSwappedSource(conv.getInputs()[1]);
+  if (failed(matched) || !source || !isStoredContiguously(source))
+    return false;
+  int64_t kh = matched->filter.getDimSize(2), kw = matched->filter.getDimSize(3),
+          oh = matched->output.getDimSize(2), ow = matched->output.getDimSize(3);
+  // The two ways NchwConvolutionAsGemm reads a swapped source in place.
+  return takesFilterBlocksFromSource(kh, kw, oh, ow) || (kh == 1 && kw == 1);
+}

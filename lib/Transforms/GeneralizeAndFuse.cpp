@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Transforms/ConvolutionToGemm.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -112,29 +113,25 @@ bool isContraction(Operation *op) {
   return linalgOp && linalg::isaContractionOpInterface(linalgOp);
 }
 
-/// Whether `op` is a copy swapping the first two of four dimensions (a
-/// generalized (1, 0, 2, 3) transpose) that a kept 2-D convolution reads as
-/// its filters: a weight gradient's output gradient with images and
-/// channels swapped. ckpt-convolution-to-gemm reads such a copy's source
-/// where it is stored, one image at a time, and the copy goes unused; fused
-/// into its producer instead, the producer would write the swapped layout
-/// itself, an activation-sized tensor that cannot take the place of the
-/// producer's dying input (a BatchNorm gradient's incoming gradient). The
-/// swapped activations a weight gradient reads as its input are left to
-/// fusion: their cheap producers (a BatchNorm's normalization, an
-/// activation) fuse into the swap, which is then computed from what is
-/// saved anyway (EfficientNet-B0: 11 MB more at the peak without it).
+/// Whether `op` is a copy swapping the first two of four dimensions that a
+/// kept 2-D convolution reads as its filters, from whose source
+/// ckpt-convolution-to-gemm multiplies where it is stored (a weight
+/// gradient's output gradient, one image at a time): the copy then goes
+/// unused. Fused into its producer instead, the producer would write the
+/// swapped layout itself, an activation-sized tensor that cannot take the
+/// place of the producer's dying input (a BatchNorm gradient's incoming
+/// gradient). Swaps the product reads as they are, and the swapped
+/// activations a weight gradient reads as its input, are left to fusion:
+/// their cheap producers (a BatchNorm's normalization, an activation) fuse
+/// into the swap, which is then computed from what is saved anyway
+/// (EfficientNet-B0: 11 MB more at the peak without it).
 bool isSwapReadByConvolution(Operation *op) {
-  auto copy = dyn_cast<linalg::GenericOp>(op);
-  if (!copy || copy->getNumResults() != 1)
+  if (op->getNumResults() != 1)
     return false;
-  std::optional<SmallVector<int64_t>> permutation =
-      linalg::isaTransposeOpInterface(copy);
-  if (!permutation || *permutation != ArrayRef<int64_t>{1, 0, 2, 3})
-    return false;
-  return llvm::any_of(copy->getResult(0).getUses(), [](OpOperand &use) {
+  return llvm::any_of(op->getResult(0).getUses(), [](OpOperand &use) {
     auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(use.getOwner());
-    return conv && use.get() == conv.getInputs()[1];
+    return conv && use.get() == conv.getInputs()[1] &&
+           readsSwappedFiltersWhereStored(conv);
   });
 }
 
