@@ -183,10 +183,26 @@ LogicalResult TimelineBuilder::groupValuesIntoBuffers(func::FuncOp func) {
               roots.insert(iterArg); // A copy of the init, made at the loop.
           }
         } else if (auto recompute = dyn_cast<RecomputeOp>(op)) {
-          for (auto [arg, input] :
-               llvm::zip(recompute.getRegionInputs(), recompute.getInputs()))
-            if (isa<TensorType>(arg.getType()))
-              join(arg, input);
+          for (auto [arg, input] : llvm::zip(recompute.getRegionInputs(),
+                                             recompute.getInputsMutable())) {
+            if (!isa<TensorType>(arg.getType()))
+              continue;
+            classes.insert(arg);
+            // A donated input the analysis copies: the region writes into
+            // the copy, made at the region.
+            if (isDonatedInput(recompute, arg.getArgNumber()) &&
+                !forecast.isInPlace(input))
+              roots.insert(arg);
+            else
+              join(arg, input.get());
+          }
+          // Results: the buffers the region yields (below).
+          for (OpResult result : op->getResults())
+            if (isa<TensorType>(result.getType())) {
+              classes.insert(result);
+              roots.insert(result);
+            }
+          return WalkResult::advance();
         } else {
           for (Region &region : op->getRegions())
             for (Block &block : region)
@@ -223,9 +239,11 @@ LogicalResult TimelineBuilder::groupValuesIntoBuffers(func::FuncOp func) {
     return failure();
 
   // A recompute region hands the buffer it yields to its parent, unless it
-  // yields (a view of) one of its inputs: bufferization then copies it into a
-  // fresh result buffer. Inner regions first, so that their results are
-  // already attached when an outer region yields them.
+  // yields (a view of) one of its inputs that is not donated: bufferization
+  // then copies it into a fresh result buffer. (A donated input's buffer, or
+  // the copy the analysis made of it, is handed on.) Inner regions first, so
+  // that their results are already attached when an outer region yields
+  // them.
   SmallVector<RecomputeOp> recomputes;
   func.walk([&](RecomputeOp op) { recomputes.push_back(op); });
   for (RecomputeOp recompute : recomputes) {
@@ -236,7 +254,8 @@ LogicalResult TimelineBuilder::groupValuesIntoBuffers(func::FuncOp func) {
         continue;
       bool yieldsInput =
           llvm::any_of(recompute.getRegionInputs(), [&](BlockArgument arg) {
-            return classes.isEquivalent(arg, yielded);
+            return !isDonatedInput(recompute, arg.getArgNumber()) &&
+                   classes.isEquivalent(arg, yielded);
           });
       if (yieldsInput)
         continue;

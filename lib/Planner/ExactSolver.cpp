@@ -386,14 +386,15 @@ ckpt::planner::solveExact(const RematProblem &problem, uint64_t budgetBytes,
       return notBuiltInTime();
     std::optional<NodeIndex> previous;
     for (NodeIndex k : columns.steps(t)) {
-      // A first computation that writes into an input freed right after it
-      // adds no bytes: its level may exceed the capacity by that input, as
-      // long as the input is freed there.
+      // A computation (first or recomputation) that writes into an input
+      // freed right after it adds no bytes: its level may exceed the
+      // capacity by that input, as long as the input is freed there (a free
+      // after k implies k is computed).
       int overwrittenFree = -1;
       double overwritten = 0;
       auto freedAfterK = columns.frees[t].find(k);
       if (std::optional<NodeIndex> u = problem.overwritableInput(k);
-          u && k == t && freedAfterK != columns.frees[t].end())
+          u && freedAfterK != columns.frees[t].end())
         for (auto [i, column] : freedAfterK->second)
           if (i == *u) {
             overwrittenFree = column;

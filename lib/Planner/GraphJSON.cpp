@@ -203,7 +203,17 @@ ckpt::planner::parseGraphJSON(llvm::StringRef text) {
                        llvm::Twine(*target));
     edges.emplace_back(sourceIt->second, targetIt->second);
   }
-  return RematProblem::create(std::move(nodes), edges, constantBytes);
+  llvm::Expected<RematProblem> problem =
+      RematProblem::create(std::move(nodes), edges, constantBytes);
+  if (!problem)
+    return problem.takeError();
+  if (const json::Value *keep = graph->get("keep_rebuilt_values")) {
+    std::optional<bool> flag = keep->getAsBoolean();
+    if (!flag)
+      return jsonError("graph: field 'keep_rebuilt_values' is not a boolean");
+    problem->setKeepsRebuiltValues(*flag);
+  }
+  return problem;
 }
 
 void ckpt::planner::writeGraphJSON(const RematProblem &problem,
@@ -213,6 +223,8 @@ void ckpt::planner::writeGraphJSON(const RematProblem &problem,
     out.attribute("directed", true);
     out.attribute("constant_bytes",
                   static_cast<int64_t>(problem.getConstantBytes()));
+    if (problem.keepsRebuiltValues())
+      out.attribute("keep_rebuilt_values", true);
     out.attributeArray("nodes", [&] {
       for (auto [index, node] : llvm::enumerate(problem.getNodes()))
         out.object([&] {

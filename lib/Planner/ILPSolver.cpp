@@ -60,9 +60,9 @@
 //     the class: a value is freed after its last read in the stage its
 //     instance ends in (the live columns say whether a later step of the
 //     stage still reads it). A node writing into an overwritable input
-//     whose instance ends at the node adds no bytes there (recomputations
-//     never write into their inputs: validateSchedule's rule); a step's
-//     workspace takes room from its row.
+//     whose instance ends at the node adds no bytes there, and so does a
+//     recomputation writing into an input whose instance ends at it; a
+//     step's workspace takes room from its row.
 // Solved with CBC (no preprocessing: it would substitute the coverage
 // recurrences back into dense memory rows) from greedy's schedule.
 //
@@ -569,11 +569,14 @@ llvm::Expected<PlanResult> ckpt::planner::solveILPFromGreedy(
           continue;
         for (int column : endings)
           terms.emplace_back(column, -weight);
-        // Still needed when a later step of the stage reads it.
+        // Still needed when a later step of the stage reads it; step k
+        // itself does not hold it when k writes into it (its instance
+        // ending here, k's recomputation takes its buffer).
         int live = -1;
         for (NodeIndex j : problem.successors(v)) {
           int readerStart = values[j].start(t);
-          if (j < k || readerStart < 0)
+          if (j < k || readerStart < 0 ||
+              (j == k && problem.overwritableInput(k) == v))
             continue;
           if (live < 0)
             live = model.addBinary(0);

@@ -257,6 +257,7 @@ bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
       double distance = nextUse > stage ? nextUse - stage : 0;
       double score =
           problem.bytes(v) * distanceWeight(distance + 1) / (rematCost + 1e-9);
+
       if (score > bestScore && canRematerializeUntil(v, lastUse[user], 0)) {
         bestScore = score;
         best = v;
@@ -302,23 +303,38 @@ bool OnDemandSimulation::materialize(NodeIndex target, unsigned stage) {
       ++pendingReads[u];
   bool ok = true;
   for (NodeIndex v : missing) {
-    // The stage's node (its first computation; the rest are rebuilds, which
-    // read their inputs in regions of their own) writes into an
-    // overwritable input that run() releases right after it.
+    // A node writes into an overwritable input released right after it:
+    // the stage's node (its first computation) when run() releases the
+    // input after it, a rebuild when this is the input's last read here and
+    // nothing later needs it (the loop below releases it).
     bool inputDies = false;
     if (std::optional<NodeIndex> u = problem.overwritableInput(v);
-        u && v == target)
-      inputDies = resident[*u] && isDead(*u, stage) &&
-                  remainingUses[*u] == 1 && !shouldRetainSource(*u, stage);
+        u && resident[*u]) {
+      if (v == target)
+        inputDies = isDead(*u, stage) && remainingUses[*u] == 1 &&
+                    !shouldRetainSource(*u, stage);
+      else
+        inputDies = pendingReads[*u] == 1 && remainingUses[*u] == 0 &&
+                    !problem.isSink(*u) && isDead(*u, stage);
+    }
     if (!makeRoom(problem.addedBytes(v, inputDies), stage)) {
       ok = false;
       break;
     }
     compute(v);
-    for (NodeIndex u : problem.predecessors(v))
-      if (--pendingReads[u] == 0 && v != target && remainingUses[u] == 0 &&
-          !problem.isSink(u) && isDead(u, stage))
+    for (NodeIndex u : problem.predecessors(v)) {
+      if (--pendingReads[u] != 0)
+        continue;
+      if (v != target && remainingUses[u] == 0 && !problem.isSink(u) &&
+          isDead(u, stage))
         release(u);
+      else if (u != target && !problem.keepsRebuiltValues())
+        // The rest of this rebuild does not read it: it may make room for
+        // the steps after (a rebuilt ReLU that served a pooling's rebuild,
+        // needed again much later), unless the program running the plan
+        // keeps what it rebuilds.
+        pinStamp[u] = 0;
+    }
   }
   for (NodeIndex v : missing)
     for (NodeIndex u : problem.predecessors(v))

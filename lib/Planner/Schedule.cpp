@@ -86,8 +86,7 @@ ckpt::planner::validateSchedule(const RematProblem &problem,
         metrics.peakBytes,
         residentBytes - problem.bytes(v) +
             problem.addedBytes(
-                v, isFirstComputation &&
-                       inputFreedRightAfter(problem, schedule, stepIndex)));
+                v, inputFreedRightAfter(problem, schedule, stepIndex)));
     metrics.costUnits += problem.cost(v);
     if (isFirstComputation)
       for (NodeIndex u : problem.predecessors(v))

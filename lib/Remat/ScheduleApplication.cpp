@@ -6,8 +6,9 @@
 // of a node an instance and record which instance of each predecessor it
 // reads; backward, to find which values each recomputation must produce
 // (those its readers use, and what they are computed from); and forward
-// again, to build the regions from the original ops and then rewire them. Regions are then
-// placed right before their first reader.
+// again, to build the regions from the original ops and then rewire them.
+// Regions are then placed right before their first reader, and given the
+// inputs they overwrite where nothing later reads them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,8 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/DebugLog.h"
 
@@ -69,6 +72,17 @@ private:
     return instance.isOriginal ? value : instance.results.lookup(value);
   }
   void buildRegion(Instance &instance, AppliedRecompute &applied);
+  /// Replaces each result of `region` that reshapes another of its results
+  /// (an expand_shape or collapse_shape yielded beside its source) by the
+  /// same reshape made after the region: a region hands on one buffer per
+  /// value, so that the one it writes into a donated input is its only
+  /// result aliasing that input. Returns the region that replaces `region`.
+  RecomputeOp hoistYieldedReshapes(RecomputeOp region);
+  /// Donates to `region` the inputs its ops write into in place (the ties
+  /// of ops that overwrite a dying input, cloned from their first
+  /// computation) that nothing after the region reads: the recomputation
+  /// then writes into the input's buffer, as the planner counted it.
+  void donateDyingInputs(RecomputeOp region);
 
   const RematGraph &graph;
   Operation *body;
@@ -340,7 +354,97 @@ ScheduleApplier::apply(ArrayRef<planner::ScheduleStep> schedule) {
         LDBG() << "schedule needs a value before its definition";
         return failure();
       }
+  for (AppliedRecompute &recompute : applied) {
+    recompute.region = hoistYieldedReshapes(cast<RecomputeOp>(recompute.region));
+    donateDyingInputs(cast<RecomputeOp>(recompute.region));
+  }
   return applied;
+}
+
+RecomputeOp ScheduleApplier::hoistYieldedReshapes(RecomputeOp region) {
+  Block &block = region.getBodyBlock();
+  ValueRange yielded = region.getYield().getValues();
+  // Reshapes of another yielded value, in the order the region makes them.
+  SmallVector<std::pair<Operation *, unsigned>> reshapes;
+  for (auto [index, value] : llvm::enumerate(yielded)) {
+    Operation *def = value.getDefiningOp();
+    if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def) ||
+        def->getBlock() != &block ||
+        !llvm::is_contained(yielded, def->getOperand(0)))
+      continue;
+    reshapes.emplace_back(def, index);
+  }
+  if (reshapes.empty())
+    return region;
+  llvm::sort(reshapes, [](auto a, auto b) {
+    return a.first->isBeforeInBlock(b.first);
+  });
+
+  // Outside, after the region: each reshape of the result (or of the
+  // reshape already made outside) that stands for its source.
+  DenseMap<Value, Value> outside;
+  for (auto [value, result] : llvm::zip(yielded, region.getResults()))
+    outside.try_emplace(value, result);
+  OpBuilder builder(region->getBlock(), std::next(region->getIterator()));
+  llvm::BitVector hoisted(yielded.size());
+  for (auto [reshape, index] : reshapes) {
+    IRMapping mapping;
+    mapping.map(reshape->getOperand(0),
+                outside.lookup(reshape->getOperand(0)));
+    Value made = builder.clone(*reshape, mapping)->getResult(0);
+    region.getResult(index).replaceAllUsesWith(made);
+    outside[yielded[index]] = made;
+    hoisted.set(index);
+  }
+
+  // The region without those results.
+  SmallVector<Value> kept;
+  SmallVector<Type> keptTypes;
+  SmallVector<Value> keptResults;
+  for (auto [index, value] : llvm::enumerate(yielded))
+    if (!hoisted.test(index)) {
+      kept.push_back(value);
+      keptTypes.push_back(value.getType());
+      keptResults.push_back(region.getResult(index));
+    }
+  builder.setInsertionPoint(region);
+  auto smaller = RecomputeOp::create(builder, region.getLoc(), keptTypes,
+                                     region.getInputs(),
+                                     region.getDonatedAttr());
+  smaller->setDiscardableAttrs(region->getDiscardableAttrDictionary());
+  smaller.getBody().takeBody(region.getBody());
+  YieldOp yield = smaller.getYield();
+  yield.getValuesMutable().assign(kept);
+  for (auto [old, now] : llvm::zip(keptResults, smaller.getResults()))
+    old.replaceAllUsesWith(now);
+  region->erase();
+  // The reshapes left inside yield nothing now.
+  for (auto [reshape, index] : llvm::reverse(reshapes))
+    if (reshape->use_empty())
+      reshape->erase();
+  return smaller;
+}
+
+void ScheduleApplier::donateDyingInputs(RecomputeOp region) {
+  SmallVector<int64_t> donated;
+  for (auto [index, input] : llvm::enumerate(region.getInputs())) {
+    BlockArgument arg = region.getRegionInputs()[index];
+    if (!isa<RankedTensorType>(input.getType()) || isa<BlockArgument>(input))
+      continue;
+    bool overwritten = llvm::any_of(arg.getUses(), [&](OpOperand &use) {
+      auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+      return dps && dps->getBlock() == &region.getBodyBlock() &&
+             dps.isDpsInit(&use);
+    });
+    bool readLater = llvm::any_of(input.getUsers(), [&](Operation *user) {
+      Operation *top = getTopLevelOp(func, user);
+      return top != region && !top->isBeforeInBlock(region);
+    });
+    if (overwritten && !readLater)
+      donated.push_back(index);
+  }
+  if (!donated.empty())
+    region.setDonated(donated);
 }
 
 } // namespace

@@ -132,13 +132,17 @@ ckpt::planner::testing::programOrderOptimalCost(const RematProblem &problem,
         ready = ready && (resident & (1u << u));
       if (!ready)
         continue;
-      // A first computation may write into its overwritable input, freed
-      // right after it: the input's bytes hold the output.
+      // A computation (first or recomputation) may write into its
+      // overwritable input, freed right after it: the input's bytes hold the
+      // output.
       uint64_t workspace = problem.workspace(v);
       if (std::optional<NodeIndex> u = problem.overwritableInput(v);
-          u && isFirst && bytesOf(resident) + workspace <= budgetBytes)
-        relax(encode((resident | bit) & ~(1u << *u), stage + 1, 0),
+          u && bytesOf(resident) + workspace <= budgetBytes) {
+        uint32_t after = (resident | bit) & ~(1u << *u);
+        relax(isFirst ? encode(after, stage + 1, 0)
+                      : encode(after, stage, v + 1),
               cost + problem.cost(v));
+      }
       if (bytesOf(resident | bit) + workspace > budgetBytes)
         continue;
       relax(isFirst ? encode(resident | bit, stage + 1, 0)

@@ -35,8 +35,8 @@ std::optional<uint64_t> unrestrictedOptimalCost(const RematProblem &problem,
 /// computes earlier values in increasing index order and ends with node t's
 /// first computation, a final stage computes any values in increasing index
 /// order and ends with every output resident; any value may be freed at any
-/// time (a first computation may write into its overwritable input, freed
-/// right after it; a computation holds its workspace too). Problems of at most 12 nodes; must_recompute is not
+/// time (a computation may write into its overwritable input, freed right
+/// after it; a computation holds its workspace too). Problems of at most 12 nodes; must_recompute is not
 /// modeled.
 std::optional<uint64_t> programOrderOptimalCost(const RematProblem &problem,
                                                 uint64_t budgetBytes);

@@ -63,6 +63,32 @@ TEST(GraphJSONTest, ReadsAndWritesOverwrittenInputs) {
             std::string::npos);
 }
 
+TEST(GraphJSONTest, ReadsAndWritesKeptRebuiltValues) {
+  const char *text = R"JSON({"keep_rebuilt_values": true,
+    "nodes": [{"id": 0, "cost_cpu": 1, "cost_ram": 8}], "links": []})JSON";
+  llvm::Expected<RematProblem> problem = parseGraphJSON(text);
+  ASSERT_TRUE(static_cast<bool>(problem))
+      << llvm::toString(problem.takeError());
+  EXPECT_TRUE(problem->keepsRebuiltValues());
+  std::string written;
+  llvm::raw_string_ostream os(written);
+  writeGraphJSON(*problem, os);
+  llvm::Expected<RematProblem> again = parseGraphJSON(written);
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_TRUE(again->keepsRebuiltValues());
+
+  llvm::Expected<RematProblem> plain = parseGraphJSON(
+      R"JSON({"nodes": [{"id": 0, "cost_cpu": 1, "cost_ram": 8}],
+              "links": []})JSON");
+  ASSERT_TRUE(static_cast<bool>(plain));
+  EXPECT_FALSE(plain->keepsRebuiltValues());
+  llvm::Expected<RematProblem> wrong = parseGraphJSON(
+      R"JSON({"keep_rebuilt_values": 1, "nodes": [], "links": []})JSON");
+  ASSERT_FALSE(static_cast<bool>(wrong));
+  EXPECT_EQ(llvm::toString(wrong.takeError()),
+            "graph: field 'keep_rebuilt_values' is not a boolean");
+}
+
 TEST(GraphJSONTest, NamesTheOffendingElement) {
   auto errorOf = [](const char *text) {
     llvm::Expected<RematProblem> problem = parseGraphJSON(text);

@@ -24,8 +24,10 @@ namespace planner {
 /// (default false), `overwrites` (the id of an input of the same size whose
 /// buffer the node writes into when the input dies there:
 /// RematNode::overwritableInput), `workspace_bytes` (held only while the
-/// node is computed). Optional graph field: `constant_bytes`. Node order in the
-/// file is the original order. Errors name the offending node or link.
+/// node is computed). Optional graph fields: `constant_bytes`,
+/// `keep_rebuilt_values` (bool: RematProblem::keepsRebuiltValues). Node
+/// order in the file is the original order. Errors name the offending node
+/// or link.
 llvm::Expected<RematProblem> parseGraphJSON(llvm::StringRef text);
 
 /// Writes \p problem in the format parseGraphJSON reads (every field, nodes

@@ -124,6 +124,12 @@ public:
   uint64_t workspace(NodeIndex v) const { return nodes[v].workspaceBytes; }
   /// True when some node needs a workspace.
   bool hasWorkspaces() const { return anyWorkspace; }
+  /// True when the program that runs the plan keeps a recomputed value
+  /// until its last use (PyTorch's partition of a joint graph recomputes a
+  /// forward value once in the backward): schedules should not free a
+  /// value rebuilt for another rebuild before its own uses are over.
+  bool keepsRebuiltValues() const { return keepRebuilt; }
+  void setKeepsRebuiltValues(bool keep) { keepRebuilt = keep; }
   /// Bytes that computing \p v adds to what is resident, \p inputDies
   /// saying whether its overwritable input is freed right after it: its
   /// output (none when it writes into that input's buffer) and its
@@ -169,6 +175,7 @@ private:
   std::vector<std::optional<NodeIndex>> overwritable;
   bool anyOverwritable = false;
   bool anyWorkspace = false;
+  bool keepRebuilt = false;
   uint64_t constantBytes = 0;
 };
 

@@ -46,8 +46,8 @@ using Schedule = std::vector<ScheduleStep>;
 /// What the validator measured on a valid schedule.
 struct ScheduleMetrics {
   /// Maximum over compute steps of constant bytes plus resident outputs,
-  /// including the output being computed (unless its first computation
-  /// writes into an input freed right after it: inputFreedRightAfter).
+  /// including the output being computed (unless the computation writes
+  /// into an input freed right after it: inputFreedRightAfter).
   uint64_t peakBytes = 0;
   /// Sum of compute costs over all compute steps.
   uint64_t costUnits = 0;
@@ -57,9 +57,9 @@ struct ScheduleMetrics {
 
 /// True when the compute step at \p stepIndex of \p schedule has an
 /// overwritable input (RematProblem::overwritableInput) that the frees right
-/// after it release. A node's first computation then writes into that
-/// input's buffer and adds no bytes; a recomputation does not (it runs in a
-/// region of its own whose inputs are read-only).
+/// after it release. The computation, first or a recomputation, then writes
+/// into that input's buffer and adds no bytes (a recomputation's region is
+/// given the input's buffer: `ckpt.recompute`'s `donated` inputs).
 bool inputFreedRightAfter(const RematProblem &problem,
                           llvm::ArrayRef<ScheduleStep> schedule,
                           size_t stepIndex);

@@ -336,8 +336,12 @@ class JointGraphProblem:
                 links.add((self.group_of[node], end))
         arguments = sum(_tensor_bytes(_value(n)) for n in joint_graph.nodes
                         if n.op == "placeholder")
+        # PyTorch's partition recomputes a forward value once in the
+        # backward and keeps it until its last use: the planner must not
+        # count on freeing a value it rebuilt for another rebuild earlier.
         self.graph = {
-            "directed": True, "constant_bytes": arguments, "nodes": graph_nodes,
+            "directed": True, "constant_bytes": arguments, "keep_rebuilt_values": True,
+            "nodes": graph_nodes,
             "links": [{"source": s, "target": t} for s, t in sorted(links)],
         }
 

@@ -143,3 +143,68 @@ func.func @slice_of_input(%a: tensor<3x4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a donated input's buffer is written in place and handed on as
+// the result: no allocation, no copy (a ReLU recomputed over the value it
+// reads for the last time).
+// CHECK-LABEL: func.func @donated_input
+// CHECK-SAME:    (%[[A:.*]]: memref<1024xf32>)
+// CHECK:         %[[T:.*]] = memref.alloc() {{.*}} : memref<1024xf32>
+// CHECK:         linalg.exp ins(%[[A]] : memref<1024xf32>) outs(%[[T]] : memref<1024xf32>)
+// CHECK:         %[[R:.*]] = ckpt.recompute(%[[X:.*]] = %[[T]] : memref<1024xf32>) -> memref<1024xf32> {
+// CHECK-NOT:       memref.alloc
+// CHECK-NOT:       memref.copy
+// CHECK:           linalg.generic
+// CHECK-SAME:        ins(%[[X]] : memref<1024xf32>) outs(%[[X]] : memref<1024xf32>)
+// CHECK:           ckpt.yield %[[X]] : memref<1024xf32>
+// CHECK:         } attributes {donated = array<i64: 0>}
+// CHECK:         return %[[R]]
+func.func @donated_input(%a: tensor<1024xf32>) -> tensor<1024xf32> {
+  %e = tensor.empty() : tensor<1024xf32>
+  %t = linalg.exp ins(%a : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
+  %r = ckpt.recompute(%x = %t : tensor<1024xf32>) -> tensor<1024xf32> {
+    %s = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                         iterator_types = ["parallel"]}
+        ins(%x : tensor<1024xf32>) outs(%x : tensor<1024xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %zero = arith.constant 0.0 : f32
+      %m = arith.maximumf %in, %zero : f32
+      linalg.yield %m : f32
+    } -> tensor<1024xf32>
+    ckpt.yield %s : tensor<1024xf32>
+  } attributes {donated = array<i64: 0>}
+  return %r : tensor<1024xf32>
+}
+
+// -----
+
+// Tests that a donated input that is read after the region is copied first:
+// the region writes into the copy, and the later reader sees the input
+// unchanged.
+// CHECK-LABEL: func.func @donated_input_read_later
+// CHECK:         %[[T:.*]] = memref.alloc() {{.*}} : memref<1024xf32>
+// CHECK:         linalg.exp ins(%{{.*}} : memref<1024xf32>) outs(%[[T]] : memref<1024xf32>)
+// CHECK:         %[[COPY:.*]] = memref.alloc()
+// CHECK:         memref.copy %[[T]], %[[COPY]]
+// CHECK:         %[[R:.*]] = ckpt.recompute(%[[X:.*]] = %[[COPY]] : memref<1024xf32>) -> memref<1024xf32> {
+// CHECK:           ins(%[[X]] : memref<1024xf32>) outs(%[[X]] : memref<1024xf32>)
+// CHECK:           ckpt.yield %[[X]] : memref<1024xf32>
+// CHECK:         return %[[R]], %[[T]]
+func.func @donated_input_read_later(%a: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
+  %e = tensor.empty() : tensor<1024xf32>
+  %t = linalg.exp ins(%a : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
+  %r = ckpt.recompute(%x = %t : tensor<1024xf32>) -> tensor<1024xf32> {
+    %s = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                         iterator_types = ["parallel"]}
+        ins(%x : tensor<1024xf32>) outs(%x : tensor<1024xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %zero = arith.constant 0.0 : f32
+      %m = arith.maximumf %in, %zero : f32
+      linalg.yield %m : f32
+    } -> tensor<1024xf32>
+    ckpt.yield %s : tensor<1024xf32>
+  } attributes {donated = array<i64: 0>}
+  return %r, %t : tensor<1024xf32>, tensor<1024xf32>
+}

@@ -101,6 +101,53 @@ func.func @writes_input(%a: memref<4xf32>) -> memref<4xf32> {
 
 // -----
 
+// Tests that a donated input's buffer may be written by the region, and only
+// that one.
+func.func @writes_undonated_input(%a: memref<4xf32>, %c: memref<4xf32>) -> memref<4xf32> {
+  // expected-note @+1 {{enclosing region}}
+  %r = ckpt.recompute(%x = %a : memref<4xf32>, %y = %c : memref<4xf32>) -> memref<4xf32> {
+    linalg.exp ins(%y : memref<4xf32>) outs(%x : memref<4xf32>)
+    // expected-error @+1 {{'linalg.exp' op writes into region input #1 of 'ckpt.recompute'}}
+    linalg.exp ins(%x : memref<4xf32>) outs(%y : memref<4xf32>)
+    ckpt.yield %x : memref<4xf32>
+  } attributes {donated = array<i64: 0>}
+  return %r : memref<4xf32>
+}
+
+// -----
+
+// Tests that donated inputs are increasing positions of the inputs.
+func.func @donated_out_of_range(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ckpt.recompute' op donated inputs must be increasing positions in [0, 1), got 1}}
+  %r = ckpt.recompute(%x = %a : tensor<4xf32>) -> tensor<4xf32> {
+    ckpt.yield %x : tensor<4xf32>
+  } attributes {donated = array<i64: 1>}
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @donated_twice(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ckpt.recompute' op donated inputs must be increasing positions in [0, 2), got 0}}
+  %r = ckpt.recompute(%x = %a : tensor<4xf32>, %y = %b : tensor<4xf32>) -> tensor<4xf32> {
+    ckpt.yield %x : tensor<4xf32>
+  } attributes {donated = array<i64: 0, 0>}
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// Tests that only an input with a buffer can be donated.
+func.func @donated_scalar(%a: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
+  // expected-error @+1 {{'ckpt.recompute' op donates input #1 of type 'f32', which has no buffer}}
+  %r = ckpt.recompute(%x = %a : tensor<4xf32>, %y = %s : f32) -> tensor<4xf32> {
+    ckpt.yield %x : tensor<4xf32>
+  } attributes {donated = array<i64: 1>}
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 // Tests that a region may not mix tensors and buffers.
 func.func @mixed(%a: tensor<4xf32>, %m: memref<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'ckpt.recompute' op mixes tensor and memref inputs/results}}

@@ -34,6 +34,26 @@ func.func @recompute_multi(%a: tensor<8xf32>, %s: f32) -> (tensor<8xf32>, tensor
 
 // -----
 
+// Tests donated inputs beside a discardable attribute.
+// CHECK-LABEL: func.func @recompute_donated
+// CHECK:         } attributes {ckpt.name = "relu", donated = array<i64: 0>}
+func.func @recompute_donated(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %r = ckpt.recompute(%x = %a : tensor<8xf32>) -> tensor<8xf32> {
+    %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                         iterator_types = ["parallel"]}
+        ins(%x : tensor<8xf32>) outs(%x : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %zero = arith.constant 0.0 : f32
+      %m = arith.maximumf %in, %zero : f32
+      linalg.yield %m : f32
+    } -> tensor<8xf32>
+    ckpt.yield %y : tensor<8xf32>
+  } attributes {ckpt.name = "relu", donated = array<i64: 0>}
+  return %r : tensor<8xf32>
+}
+
+// -----
+
 // Tests the buffer form of a recompute region (after bufferization).
 // CHECK-LABEL: func.func @recompute_memref
 // CHECK:         ckpt.recompute(%[[X:.*]] = %{{.*}} : memref<16xf32>) -> memref<16xf32> {

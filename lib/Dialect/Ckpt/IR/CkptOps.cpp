@@ -172,6 +172,9 @@ LogicalResult mlir::ckpt::detail::verifyRegionOp(Operation *op) {
         auto root = dyn_cast<BlockArgument>(getViewRoot(effect.getValue()));
         if (!root || root.getOwner() != &block)
           continue;
+        if (auto recompute = dyn_cast<RecomputeOp>(op);
+            recompute && isDonatedInput(recompute, root.getArgNumber()))
+          continue;
         InFlightDiagnostic diag =
             inner.emitOpError("writes into region input #")
             << root.getArgNumber() << " of '" << op->getName()
@@ -198,7 +201,26 @@ LogicalResult mlir::ckpt::detail::verifyRegionOp(Operation *op) {
 LogicalResult RecomputeOp::verify() {
   if (getNumResults() == 0)
     return emitOpError("must recompute at least one value");
+  if (std::optional<ArrayRef<int64_t>> donated = getDonated()) {
+    int64_t previous = -1;
+    for (int64_t index : *donated) {
+      if (index <= previous || index >= static_cast<int64_t>(getNumOperands()))
+        return emitOpError("donated inputs must be increasing positions in "
+                           "[0, ")
+               << getNumOperands() << "), got " << index;
+      if (!isa<TensorType, BaseMemRefType>(getOperand(index).getType()))
+        return emitOpError("donates input #")
+               << index << " of type " << getOperand(index).getType()
+               << ", which has no buffer";
+      previous = index;
+    }
+  }
   return success();
+}
+
+bool mlir::ckpt::isDonatedInput(RecomputeOp op, unsigned index) {
+  std::optional<ArrayRef<int64_t>> donated = op.getDonated();
+  return donated && llvm::is_contained(*donated, index);
 }
 
 void RecomputeOp::getEffects(
@@ -210,10 +232,16 @@ void RecomputeOp::getEffects(
   for (OpResult result : getOperation()->getResults())
     effects.emplace_back(MemoryEffects::Allocate::get(), result,
                          SideEffects::DefaultResource::get());
-  for (OpOperand &input : getInputsMutable())
-    if (isBuffer(input.get().getType()))
-      effects.emplace_back(MemoryEffects::Read::get(), &input,
+  for (OpOperand &input : getInputsMutable()) {
+    if (!isBuffer(input.get().getType()))
+      continue;
+    effects.emplace_back(MemoryEffects::Read::get(), &input,
+                         SideEffects::DefaultResource::get());
+    // The region may write into a donated input's buffer.
+    if (isDonatedInput(*this, input.getOperandNumber()))
+      effects.emplace_back(MemoryEffects::Write::get(), &input,
                            SideEffects::DefaultResource::get());
+  }
 }
 
 //===----------------------------------------------------------------------===//

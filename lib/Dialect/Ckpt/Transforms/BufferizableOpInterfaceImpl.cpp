@@ -6,7 +6,11 @@
 // alias nothing outside the region. Its region arguments are the saved values
 // the recomputation starts from, so they are not writable: an op inside the
 // region that would write into one in place gets a copy instead, and a
-// yielded buffer that is (a view of) a region argument is copied too.
+// yielded buffer that is (a view of) a region argument is copied too. A
+// donated input is the exception: the op may write into its buffer (the
+// analysis copies the input first where something later reads it), its
+// region argument is writable, and a result yielded from its buffer is that
+// buffer.
 //
 // `ckpt.checkpoint` must have been expanded by `ckpt-remat`; bufferizing it is
 // an error that says so.
@@ -23,9 +27,11 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -56,14 +62,14 @@ struct ReadOnlyOperandsModel
   }
 };
 
-/// Returns true when `buffer` (a buffer, or a tensor not yet bufferized) is
-/// (a view of) an argument of `block`: through memref views, the tensor ops
+/// The argument of `block` that `buffer` (a buffer, or a tensor not yet
+/// bufferized) is (a view of), if any: through memref views, the tensor ops
 /// that bufferize to views (slices, reshapes, casts) and the conversions
 /// between tensors and buffers.
-static bool isViewOfBlockArgument(Value buffer, Block *block) {
+static BlockArgument getViewedBlockArgument(Value buffer, Block *block) {
   while (true) {
     if (auto arg = dyn_cast<BlockArgument>(buffer))
-      return arg.getOwner() == block;
+      return arg.getOwner() == block ? arg : BlockArgument();
     Operation *def = buffer.getDefiningOp();
     if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
       buffer = view.getViewSource();
@@ -82,8 +88,51 @@ static bool isViewOfBlockArgument(Value buffer, Block *block) {
       buffer = toTensor.getBuffer();
       continue;
     }
-    return false;
+    return BlockArgument();
   }
+}
+
+/// True when the yielded `buffer` of the region op `op` (whose body is
+/// `block`) is (a view of) a region argument that is not donated: the result
+/// must be a copy of it.
+static bool yieldsSavedInput(Operation *op, Value buffer, Block *block) {
+  BlockArgument arg = getViewedBlockArgument(buffer, block);
+  if (!arg)
+    return false;
+  auto recompute = dyn_cast<RecomputeOp>(op);
+  return !recompute || !isDonatedInput(recompute, arg.getArgNumber());
+}
+
+/// True when a tensor yielded by a region may be written into the buffer of
+/// `arg`: through the views and the destination-style ops that may write
+/// into their inits in place (the conservative answer the analysis needs
+/// before it has decided the nested ops).
+static bool mayBeWrittenInto(Value value, BlockArgument arg) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    if (!visited.insert(current).second)
+      continue;
+    if (current == arg)
+      return true;
+    Operation *def = current.getDefiningOp();
+    if (!def)
+      continue;
+    if (isa<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+            tensor::CollapseShapeOp, tensor::CastOp>(def)) {
+      worklist.push_back(def->getOperand(0));
+    } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
+      worklist.push_back(
+          dps.getTiedOpOperand(cast<OpResult>(current))->get());
+    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
+      worklist.push_back(insert.getDest());
+    } else if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+      worklist.push_back(
+          forOp.getTiedLoopInit(cast<OpResult>(current))->get());
+    }
+  }
+  return false;
 }
 
 /// Analysis answers shared by both region ops: results are new allocations
@@ -117,7 +166,7 @@ struct CkptRegionOpModel
     // not alias a saved value), into an identity layout.
     auto result = cast<OpResult>(value);
     Value yielded = concreteOp.getYield().getValues()[result.getResultNumber()];
-    bool copied = isViewOfBlockArgument(yielded, &concreteOp.getBodyBlock());
+    bool copied = yieldsSavedInput(op, yielded, &concreteOp.getBodyBlock());
     // The yield may already be bufferized: nested ops go before their parent.
     auto memrefType = dyn_cast<BaseMemRefType>(yielded.getType());
     if (!memrefType) {
@@ -140,6 +189,51 @@ struct CkptRegionOpModel
 /// arguments are memrefs.
 struct RecomputeOpInterface
     : public CkptRegionOpModel<RecomputeOpInterface, RecomputeOp> {
+  /// The region may write into a donated input.
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &opOperand,
+                               const AnalysisState &state) const {
+    return isDonatedInput(cast<RecomputeOp>(op), opOperand.getOperandNumber());
+  }
+
+  /// A donated input's buffer may come back as the results yielded from it.
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &opOperand,
+                                      const AnalysisState &state) const {
+    auto recompute = cast<RecomputeOp>(op);
+    unsigned index = opOperand.getOperandNumber();
+    if (!isDonatedInput(recompute, index))
+      return {};
+    BlockArgument arg = recompute.getRegionInputs()[index];
+    AliasingValueList aliases;
+    for (auto [result, yielded] :
+         llvm::zip(recompute.getResults(), recompute.getYield().getValues()))
+      if (isa<TensorType>(result.getType()) && mayBeWrittenInto(yielded, arg))
+        aliases.addAlias({result, BufferRelation::Unknown,
+                          /*isDefinite=*/true});
+    return aliases;
+  }
+
+  /// Results are fresh buffers, except those that may be a donated input's.
+  bool bufferizesToAllocation(Operation *op, Value value) const {
+    auto result = dyn_cast<OpResult>(value);
+    if (!result)
+      return false;
+    auto recompute = cast<RecomputeOp>(op);
+    Value yielded = recompute.getYield().getValues()[result.getResultNumber()];
+    return llvm::none_of(recompute.getRegionInputs(), [&](BlockArgument arg) {
+      return isDonatedInput(recompute, arg.getArgNumber()) &&
+             mayBeWrittenInto(yielded, arg);
+    });
+  }
+
+  /// Results are fresh buffers (or donated inputs' buffers); region
+  /// arguments are the saved inputs, writable only where donated.
+  bool isWritable(Operation *op, Value value,
+                  const AnalysisState &state) const {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return isDonatedInput(cast<RecomputeOp>(op), arg.getArgNumber());
+    return true;
+  }
+
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
@@ -175,7 +269,8 @@ struct RecomputeOpInterface
     }
 
     rewriter.setInsertionPoint(recompute);
-    auto newOp = RecomputeOp::create(rewriter, loc, newResultTypes, newInputs);
+    auto newOp = RecomputeOp::create(rewriter, loc, newResultTypes, newInputs,
+                                     recompute.getDonatedAttr());
     Block *newBlock = rewriter.createBlock(
         &newOp.getBody(), {}, ValueRange(newInputs).getTypes(),
         SmallVector<Location>(newInputs.size(), loc));
@@ -264,9 +359,10 @@ struct YieldOpInterface
                << *resultType;
       rewriter.setInsertionPoint(yield);
       Value owned = *buffer;
-      if (isViewOfBlockArgument(owned, block)) {
+      if (yieldsSavedInput(parent, owned, block)) {
         // Yielding a region input would make the result alias a saved value;
-        // the recomputed value must be a buffer of its own.
+        // the recomputed value must be a buffer of its own (a donated input's
+        // buffer is the region's to hand on).
         FailureOr<Value> copy =
             options.createAlloc(rewriter, yield.getLoc(), memrefType, {});
         if (failed(copy) || failed(options.createMemCpy(

@@ -62,4 +62,10 @@ LogicalResult verifyRegionOp(Operation *op);
 #define GET_OP_CLASSES
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h.inc"
 
+namespace mlir::ckpt {
+/// True when input \p index of \p op is donated: the region may write into
+/// its buffer (RecomputeOp's `donated`).
+bool isDonatedInput(RecomputeOp op, unsigned index);
+} // namespace mlir::ckpt
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_H

@@ -82,9 +82,17 @@ def Ckpt_RecomputeOp : Ckpt_RegionOp<"recompute", [
     On tensors the region may only hold ops whose only memory effect is
     allocation. After bufferization the op works on memrefs: its region may
     read anything, and allocate and write buffers it allocated itself, but
-    never writes into (or frees) a block argument: the saved values it starts
-    from are read-only. `ckpt-lower-recompute` inlines the region after
-    bufferization, before buffer deallocation.
+    never writes into (or frees) a block argument that is not donated: the
+    saved values it starts from are read-only. `ckpt-lower-recompute`
+    inlines the region after bufferization, before buffer deallocation.
+
+    `donated` lists the inputs (by position, increasing) whose buffers the
+    region may write into: inputs read for the last time here, such as a
+    recomputed value an elementwise op of the region overwrites (a ReLU
+    written over the convolution output it reads). One-Shot Bufferize then
+    writes in place into the input's buffer where nothing later reads it
+    (and into a copy where something does), and a result yielded from a
+    donated input's buffer takes that buffer instead of a fresh one.
 
     Example:
 
@@ -104,6 +112,8 @@ def Ckpt_RecomputeOp : Ckpt_RegionOp<"recompute", [
     }
     ```
   }];
+  let arguments = (ins Variadic<AnyType>:$inputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$donated);
 }
 
 //===----------------------------------------------------------------------===//
