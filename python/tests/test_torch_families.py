@@ -340,10 +340,12 @@ def test_densenet_minimum_is_where_the_planner_puts_it():
     that the schedule names: a recomputed BatchNorm output once read the stem
     convolution's forward recomputation instead of its backward one, which
     then stayed alive through the whole step (1.94 MB for a 1.27 MB plan,
-    0.79 of the baseline)."""
+    0.79 of the baseline). Since greedy lets a value it rebuilt for another
+    rebuild make room once the rest of the rebuild no longer reads it, the
+    smallest peak is under half the baseline (0.52 before)."""
     from ckpt.torch import zoo
     model, inputs, targets, loss = zoo.densenet()
     step = TrainStep(model, loss, inputs, targets, budget="min", threads=1, build=BUILD)
     report = step.report["functions"][0]
     assert report["peak_bytes"] <= 1.02 * report["planner_model"]["peak_bytes"], report
-    assert report["peak_bytes"] <= 0.55 * report["baseline_peak_bytes"], report
+    assert report["peak_bytes"] <= 0.5 * report["baseline_peak_bytes"], report
