@@ -257,7 +257,6 @@ bool OnDemandSimulation::makeRoom(uint64_t bytesNeeded, unsigned stage) {
       double distance = nextUse > stage ? nextUse - stage : 0;
       double score =
           problem.bytes(v) * distanceWeight(distance + 1) / (rematCost + 1e-9);
-
       if (score > bestScore && canRematerializeUntil(v, lastUse[user], 0)) {
         bestScore = score;
         best = v;

@@ -62,6 +62,15 @@ struct ReadOnlyOperandsModel
   }
 };
 
+/// The tensor that `op` views when it is one of the tensor ops that bufferize
+/// to views (slices, reshapes, casts), else null.
+static Value getTensorViewSource(Operation *op) {
+  if (isa_and_nonnull<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+                      tensor::CollapseShapeOp, tensor::CastOp>(op))
+    return op->getOperand(0);
+  return Value();
+}
+
 /// The argument of `block` that `buffer` (a buffer, or a tensor not yet
 /// bufferized) is (a view of), if any: through memref views, the tensor ops
 /// that bufferize to views (slices, reshapes, casts) and the conversions
@@ -75,9 +84,8 @@ static BlockArgument getViewedBlockArgument(Value buffer, Block *block) {
       buffer = view.getViewSource();
       continue;
     }
-    if (isa_and_nonnull<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
-                        tensor::CollapseShapeOp, tensor::CastOp>(def)) {
-      buffer = def->getOperand(0);
+    if (Value source = getTensorViewSource(def)) {
+      buffer = source;
       continue;
     }
     if (auto toBuffer = dyn_cast_or_null<ToBufferOp>(def)) {
@@ -119,9 +127,8 @@ static bool mayBeWrittenInto(Value value, BlockArgument arg) {
     Operation *def = current.getDefiningOp();
     if (!def)
       continue;
-    if (isa<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
-            tensor::CollapseShapeOp, tensor::CastOp>(def)) {
-      worklist.push_back(def->getOperand(0));
+    if (Value source = getTensorViewSource(def)) {
+      worklist.push_back(source);
     } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
       worklist.push_back(
           dps.getTiedOpOperand(cast<OpResult>(current))->get());
