@@ -693,13 +693,20 @@ def _transposed_convolution_backward(grad_output, input, weight, stride, padding
     import torch
     aten = torch.ops.aten
     grad_input = grad_weight = grad_bias = None
+    # The weight gradient first where the input is the larger, as in
+    # _grouped_convolution_backward.
+    weight_first = input.numel() >= weight.numel()
+    if output_mask[1] and weight_first:
+        grad_weight = _grouped_convolution_backward(
+            input, grad_output, weight, None, stride, padding, dilation, False, [0, 0], groups,
+            [False, True, False])[1]
     if output_mask[0]:
         grad_input = aten.convolution(grad_output, weight, None, stride, padding, dilation,
                                       False, [0, 0], groups)
-    if output_mask[1]:
-        _, grad_weight, _ = _grouped_convolution_backward(
+    if output_mask[1] and not weight_first:
+        grad_weight = _grouped_convolution_backward(
             input, grad_output, weight, None, stride, padding, dilation, False, [0, 0], groups,
-            [False, True, False])
+            [False, True, False])[1]
     if output_mask[2]:
         grad_bias = grad_output.sum(dim=(0, 2, 3))
     return grad_input, grad_weight, grad_bias
@@ -724,14 +731,8 @@ def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride
     o_group = c_out // groups
     ho, wo = grad_output.shape[2:]
     grad_input = grad_weight = grad_bias = None
-    if output_mask[0]:
-        if tuple(dilation) == (1, 1) and tuple(stride) != (1, 1):
-            grad_input = _strided_input_gradient(grad_output, weight, (h, w), stride, padding,
-                                                 groups)
-        else:
-            grad_input = _grouped_input_gradient(grad_output, weight, (h, w), stride, padding,
-                                                 dilation, groups)
-    if output_mask[1]:
+
+    def weight_gradient():
         # Without groups, plain transposes: a reshape of the forward's input
         # would be a view of it, which the remat pass then cannot free early.
         if groups == 1:
@@ -743,7 +744,28 @@ def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride
             dy = grad_output.reshape(n, groups, o_group, ho, wo).permute(1, 2, 0, 3, 4)
             dy = dy.reshape(groups * o_group, n, ho, wo)
         grad = aten.convolution(x, dy, None, dilation, padding, stride, False, [0, 0], groups)
-        grad_weight = grad[:, :, :kh, :kw].permute(1, 0, 2, 3).contiguous()
+        return grad[:, :, :kh, :kw].permute(1, 0, 2, 3).contiguous()
+
+    def input_gradient():
+        if tuple(dilation) == (1, 1) and tuple(stride) != (1, 1):
+            return _strided_input_gradient(grad_output, weight, (h, w), stride, padding, groups)
+        return _grouped_input_gradient(grad_output, weight, (h, w), stride, padding, dilation,
+                                       groups)
+
+    # Both read the output gradient; the weight gradient also reads the
+    # forward's input, and is often its last reader (a pool's output, whose
+    # own gradient does not read it). Run first, it lets that input die
+    # before the input gradient's result is allocated, at the price of
+    # holding the weight gradient that much earlier where the input lives
+    # on (a ReLU's output, read again by its gradient): first where the
+    # input is the larger of the two.
+    weight_first = input.numel() >= weight.numel()
+    if output_mask[1] and weight_first:
+        grad_weight = weight_gradient()
+    if output_mask[0]:
+        grad_input = input_gradient()
+    if output_mask[1] and not weight_first:
+        grad_weight = weight_gradient()
     if output_mask[2]:
         grad_bias = grad_output.sum(dim=(0, 2, 3))
     return grad_input, grad_weight, grad_bias
