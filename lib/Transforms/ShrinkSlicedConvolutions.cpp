@@ -84,6 +84,55 @@ private:
   std::array<unsigned, 2> spatialDims;
 };
 
+/// `slice` of a `tensor.collapse_shape` of a grouped convolution's result
+/// (a grouped weight gradient merges groups and filters): the collapse of
+/// the matching slice of the convolution, when the slice keeps every merged
+/// dimension whole, so that ShrinkSlicedConvolution then applies.
+struct SliceBeforeCollapse : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto collapse = slice.getSource().getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || !collapse->hasOneUse())
+      return rewriter.notifyMatchFailure(slice, "not a collapse's one reader");
+    auto conv = collapse.getSrc().getDefiningOp<linalg::Conv2DNgchwGfchwOp>();
+    if (!conv || !conv->getResult(0).hasOneUse())
+      return rewriter.notifyMatchFailure(slice, "not a grouped convolution's");
+    RankedTensorType sourceType = collapse.getSrcType();
+    RankedTensorType collapsedType = collapse.getResultType();
+    if (!sourceType.hasStaticShape() || !slice.hasUnitStride() ||
+        slice.getResultType().getRank() != collapsedType.getRank())
+      return rewriter.notifyMatchFailure(slice, "not a static window");
+    SmallVector<OpFoldResult> offsets, sizes;
+    SmallVector<OpFoldResult> strides(sourceType.getRank(),
+                                      rewriter.getIndexAttr(1));
+    for (auto [dim, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
+      OpFoldResult offset = slice.getMixedOffsets()[dim];
+      OpFoldResult size = slice.getMixedSizes()[dim];
+      if (group.size() == 1) {
+        offsets.push_back(offset);
+        sizes.push_back(size);
+        continue;
+      }
+      if (!isConstantIntValue(offset, 0) ||
+          !isConstantIntValue(size, collapsedType.getDimSize(dim)))
+        return rewriter.notifyMatchFailure(slice, "cuts a merged dimension");
+      for (int64_t inner : group) {
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(rewriter.getIndexAttr(sourceType.getDimSize(inner)));
+      }
+    }
+    auto window = tensor::ExtractSliceOp::create(
+        rewriter, slice.getLoc(), collapse.getSrc(), offsets, sizes, strides);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        slice, slice.getResultType(), window.getResult(),
+        collapse.getReassociationIndices());
+    return success();
+  }
+};
+
 struct ShrinkSlicedConvolutionsPass
     : public mlir::ckpt::impl::ShrinkSlicedConvolutionsPassBase<
           ShrinkSlicedConvolutionsPass> {
@@ -94,6 +143,9 @@ struct ShrinkSlicedConvolutionsPass
         context, std::array<unsigned, 2>{2, 3});
     patterns.add<ShrinkSlicedConvolution<linalg::Conv2DNhwcHwcfOp>>(
         context, std::array<unsigned, 2>{1, 2});
+    patterns.add<ShrinkSlicedConvolution<linalg::Conv2DNgchwGfchwOp>>(
+        context, std::array<unsigned, 2>{3, 4});
+    patterns.add<SliceBeforeCollapse>(context);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(

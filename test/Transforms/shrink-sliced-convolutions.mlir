@@ -72,3 +72,36 @@ func.func @kept(%x: tensor<2x3x6x6xf32>, %f: tensor<4x3x3x3xf32>, %b: tensor<2x4
   %s3 = tensor.extract_slice %y3[0, 0, 0, 0] [2, 4, 3, 3] [1, 1, 1, 1] : tensor<2x4x4x4xf32> to tensor<2x4x3x3xf32>
   return %s0, %s1, %s2, %s3, %y3 : tensor<2x4x3x3xf32>, tensor<2x2x4x4xf32>, tensor<2x4x2x2xf32>, tensor<2x4x3x3xf32>, tensor<2x4x4x4xf32>
 }
+
+// -----
+
+// Tests that a grouped (depthwise) weight gradient read through a collapse
+// of groups and filters, then a window of its kernel positions, is computed
+// at the window only: the slice moves before the collapse, onto the
+// convolution, which then shrinks; a slice that cuts the merged dimension
+// stays after the collapse.
+// CHECK-LABEL: func.func @grouped_weight_gradient_window
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<1x6x1x3x3xf32>
+// CHECK:         %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<1x6x1x3x3xf32>)
+// CHECK:         %[[W:.*]] = linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK-SAME:      outs(%[[ZERO]] : tensor<1x6x1x3x3xf32>)
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x6x1x3x3xf32> into tensor<1x6x3x3xf32>
+// CHECK:         linalg.conv_2d_ngchw_gfchw {{.*}} -> tensor<1x6x1x4x4xf32>
+// CHECK:         tensor.collapse_shape
+// CHECK:         tensor.extract_slice {{.*}}[0, 0, 0, 0] [1, 3, 4, 4]
+// CHECK:         return %[[C]]
+func.func @grouped_weight_gradient_window(%x: tensor<1x6x8x10x10xf32>, %dy: tensor<6x1x8x4x4xf32>)
+    -> (tensor<1x6x3x3xf32>, tensor<1x3x4x4xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x1x4x4xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<1x6x1x4x4xf32>) -> tensor<1x6x1x4x4xf32>
+  %g = linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %dy : tensor<1x6x8x10x10xf32>, tensor<6x1x8x4x4xf32>) outs(%z : tensor<1x6x1x4x4xf32>) -> tensor<1x6x1x4x4xf32>
+  %c = tensor.collapse_shape %g [[0], [1, 2], [3], [4]] : tensor<1x6x1x4x4xf32> into tensor<1x6x4x4xf32>
+  %w = tensor.extract_slice %c[0, 0, 0, 0] [1, 6, 3, 3] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x6x3x3xf32>
+  %g2 = linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %dy : tensor<1x6x8x10x10xf32>, tensor<6x1x8x4x4xf32>) outs(%z : tensor<1x6x1x4x4xf32>) -> tensor<1x6x1x4x4xf32>
+  %c2 = tensor.collapse_shape %g2 [[0], [1, 2], [3], [4]] : tensor<1x6x1x4x4xf32> into tensor<1x6x4x4xf32>
+  %cut = tensor.extract_slice %c2[0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x3x4x4xf32>
+  return %w, %cut : tensor<1x6x3x3xf32>, tensor<1x3x4x4xf32>
+}

@@ -497,9 +497,13 @@ def ShrinkSlicedConvolutionsPass : Pass<"ckpt-shrink-sliced-convolutions"> {
     only the kept positions are computed. It runs in `ckpt-tensor-prep`
     before the fusion, so the memory analysis sees the smaller tensors.
 
-    `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_nhwc_hwcf` on tensors
-    are rewritten; the new convolution keeps the old one's attributes (ckpt
-    annotations included).
+    `linalg.conv_2d_nchw_fchw`, `linalg.conv_2d_nhwc_hwcf` and
+    `linalg.conv_2d_ngchw_gfchw` on tensors are rewritten; the new
+    convolution keeps the old one's attributes (ckpt annotations included).
+    A grouped convolution's result is read through a `tensor.collapse_shape`
+    that merges groups and filters (a grouped or depthwise weight gradient):
+    a slice that keeps the merged dimensions whole is moved before the
+    collapse, onto the convolution.
 
     Example:
 
