@@ -107,10 +107,12 @@ struct SliceBeforeCollapse : public OpRewritePattern<tensor::ExtractSliceOp> {
     SmallVector<OpFoldResult> offsets, sizes;
     SmallVector<OpFoldResult> strides(sourceType.getRank(),
                                       rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sliceOffsets = slice.getMixedOffsets();
+    SmallVector<OpFoldResult> sliceSizes = slice.getMixedSizes();
     for (auto [dim, group] :
          llvm::enumerate(collapse.getReassociationIndices())) {
-      OpFoldResult offset = slice.getMixedOffsets()[dim];
-      OpFoldResult size = slice.getMixedSizes()[dim];
+      OpFoldResult offset = sliceOffsets[dim];
+      OpFoldResult size = sliceSizes[dim];
       if (group.size() == 1) {
         offsets.push_back(offset);
         sizes.push_back(size);

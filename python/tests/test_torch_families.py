@@ -354,8 +354,9 @@ def test_densenet_minimum_is_where_the_planner_puts_it():
 def test_squeezenet_reaches_half_its_peak():
     """SqueezeNet (a strided stem, a max pool, fire modules) at budget 0.5,
     measured. A convolution's weight gradient runs before its input gradient
-    (ckpt.torch.decompositions): it is the last reader of the convolution's
-    input, which can then die before the input gradient is allocated. In the
+    where its input is the larger (ckpt.torch.decompositions): it is often
+    the last reader of that input, which can then die before the input
+    gradient is allocated. In the
     other order, the first fire module's input (the pool's output, rebuilt
     from the stem) and its gradient were alive together, and the smallest
     peak was 0.52 of the baseline."""

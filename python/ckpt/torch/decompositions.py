@@ -683,6 +683,28 @@ def _grouped_input_gradient(grad_output, weight, size, stride, padding, dilation
                             [0, 0], dilation, False, [0, 0], groups)
 
 
+def _input_and_weight_gradients(input, weight, output_mask, input_gradient,
+                                weight_gradient):
+    """A convolution's input and weight gradients (None where `output_mask`
+    does not ask for them), traced in the order that frees memory sooner.
+    Both read the output gradient; the weight gradient also reads the
+    forward's input, and is often its last reader (a pool's output, whose
+    own gradient does not read it). Run first, it lets that input die
+    before the input gradient's result is allocated, at the price of
+    holding the weight gradient that much earlier where the input lives on
+    (a ReLU's output, read again by its gradient): first where the input is
+    the larger of the two."""
+    weight_first = input.numel() >= weight.numel()
+    grad_input = grad_weight = None
+    if output_mask[1] and weight_first:
+        grad_weight = weight_gradient()
+    if output_mask[0]:
+        grad_input = input_gradient()
+    if output_mask[1] and not weight_first:
+        grad_weight = weight_gradient()
+    return grad_input, grad_weight
+
+
 def _transposed_convolution_backward(grad_output, input, weight, stride, padding, dilation,
                                      groups, output_mask):
     """The gradients of a transposed convolution, the adjoint of the
@@ -692,21 +714,19 @@ def _transposed_convolution_backward(grad_output, input, weight, stride, padding
     gradient exchanged."""
     import torch
     aten = torch.ops.aten
-    grad_input = grad_weight = grad_bias = None
-    # The weight gradient first where the input is the larger, as in
-    # _grouped_convolution_backward.
-    weight_first = input.numel() >= weight.numel()
-    if output_mask[1] and weight_first:
-        grad_weight = _grouped_convolution_backward(
+    grad_bias = None
+
+    def input_gradient():
+        return aten.convolution(grad_output, weight, None, stride, padding, dilation, False,
+                                [0, 0], groups)
+
+    def weight_gradient():
+        return _grouped_convolution_backward(
             input, grad_output, weight, None, stride, padding, dilation, False, [0, 0], groups,
             [False, True, False])[1]
-    if output_mask[0]:
-        grad_input = aten.convolution(grad_output, weight, None, stride, padding, dilation,
-                                      False, [0, 0], groups)
-    if output_mask[1] and not weight_first:
-        grad_weight = _grouped_convolution_backward(
-            input, grad_output, weight, None, stride, padding, dilation, False, [0, 0], groups,
-            [False, True, False])[1]
+
+    grad_input, grad_weight = _input_and_weight_gradients(input, weight, output_mask,
+                                                          input_gradient, weight_gradient)
     if output_mask[2]:
         grad_bias = grad_output.sum(dim=(0, 2, 3))
     return grad_input, grad_weight, grad_bias
@@ -730,7 +750,7 @@ def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride
     c_out, c_group, kh, kw = weight.shape
     o_group = c_out // groups
     ho, wo = grad_output.shape[2:]
-    grad_input = grad_weight = grad_bias = None
+    grad_bias = None
 
     def weight_gradient():
         # Without groups, plain transposes: a reshape of the forward's input
@@ -752,20 +772,8 @@ def _grouped_convolution_backward(grad_output, input, weight, bias_sizes, stride
         return _grouped_input_gradient(grad_output, weight, (h, w), stride, padding, dilation,
                                        groups)
 
-    # Both read the output gradient; the weight gradient also reads the
-    # forward's input, and is often its last reader (a pool's output, whose
-    # own gradient does not read it). Run first, it lets that input die
-    # before the input gradient's result is allocated, at the price of
-    # holding the weight gradient that much earlier where the input lives
-    # on (a ReLU's output, read again by its gradient): first where the
-    # input is the larger of the two.
-    weight_first = input.numel() >= weight.numel()
-    if output_mask[1] and weight_first:
-        grad_weight = weight_gradient()
-    if output_mask[0]:
-        grad_input = input_gradient()
-    if output_mask[1] and not weight_first:
-        grad_weight = weight_gradient()
+    grad_input, grad_weight = _input_and_weight_gradients(input, weight, output_mask,
+                                                          input_gradient, weight_gradient)
     if output_mask[2]:
         grad_bias = grad_output.sum(dim=(0, 2, 3))
     return grad_input, grad_weight, grad_bias
