@@ -40,13 +40,16 @@ if [[ $install_status -ne 0 ]]; then
 fi
 
 # The Python API over the native extension (python/tests). pytest exits 5
-# when it collects no test: that fails the run like any other failure.
+# when it collects no test: that fails the run like any other failure (also
+# under pytest-xdist, whose -n runs the tests on CKPT_TEST_JOBS processes, 2
+# by default: the CI machine has two cores).
 pytest_status=0
 # CKPT_REQUIRE_TORCH: the PyTorch frontend's tests fail, not skip, when
 # torch or torch-mlir is missing (setup-deps installs both).
 CKPT_BUILD_DIR="${BUILD_DIR:-$root/build}" PYTHONPATH="$root/python" CKPT_REQUIRE_TORCH=1 \
   CKPT_INSTALLED_PACKAGE="$installed" CKPT_REQUIRE_INSTALLED_PACKAGE=1 \
-  python3 -m pytest -q -p no:cacheprovider "$root/python/tests" || pytest_status=$?
+  python3 -m pytest -q -p no:cacheprovider -n "${CKPT_TEST_JOBS:-2}" "$root/python/tests" \
+  || pytest_status=$?
 if [[ $pytest_status -eq 5 ]]; then
   echo "ckpt tests: pytest collected no test" >&2
 elif [[ $pytest_status -ne 0 ]]; then
