@@ -48,6 +48,20 @@ if ((${#python_missing[@]})); then
   python3 -m pip install -q --disable-pip-version-check "${python_missing[@]}"
 fi
 
+# Installs the pinned `name==version` specs with pip unless each package is
+# installed at that version (a local label such as +cu132 aside).
+pip_pinned() {
+  if ! python3 - "$@" 2>/dev/null <<'PY'
+import importlib.metadata as m, sys
+specs = [spec.split("==") for spec in sys.argv[1:]]
+sys.exit(any(m.version(name).split("+")[0] != version for name, version in specs))
+PY
+  then
+    echo "setup-deps: installing $* with pip"
+    python3 -m pip install -q --disable-pip-version-check "$@"
+  fi
+}
+
 # The PyTorch frontend (python/ckpt/torch): torch from the package index and
 # torch-mlir's FX importer. torch-mlir's nightly wheel pins an older torch;
 # it works with this one, so it is installed without its dependencies
@@ -55,10 +69,7 @@ fi
 # (torch pulls the CUDA libraries).
 torch_version=2.15.0
 torch_mlir_version=20261001
-if ! python3 -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$torch_version')" 2>/dev/null; then
-  echo "setup-deps: installing torch $torch_version with pip"
-  python3 -m pip install -q --disable-pip-version-check "torch==$torch_version"
-fi
+pip_pinned "torch==$torch_version"
 if ! python3 -c "import torch_mlir.fx, packaging" 2>/dev/null; then
   echo "setup-deps: installing torch-mlir $torch_mlir_version with pip"
   python3 -m pip install -q --disable-pip-version-check --no-deps \
@@ -72,37 +83,24 @@ fi
 transformers_version=5.24.0
 torchvision_version=0.29.2
 ml_dtypes_version=0.7.0
-if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('transformers') != '$transformers_version' or m.version('torchvision').split('+')[0] != '$torchvision_version' or m.version('ml_dtypes') != '$ml_dtypes_version')" 2>/dev/null; then
-  echo "setup-deps: installing transformers $transformers_version, torchvision $torchvision_version, ml_dtypes $ml_dtypes_version with pip"
-  python3 -m pip install -q --disable-pip-version-check "transformers==$transformers_version" \
-    "torchvision==$torchvision_version" "ml_dtypes==$ml_dtypes_version" "torch==$torch_version"
-fi
+pip_pinned "transformers==$transformers_version" "torchvision==$torchvision_version" \
+  "ml_dtypes==$ml_dtypes_version" "torch==$torch_version"
 
 # HiGHS (highspy), the independent Checkmate MILP that the planner's
 # benchmark checks `auto` against (benchmarks/planner/checkmate_highs.py,
 # test/Planner/checkmate-highs.test). About 5 s and 8 MB the first time
 # here.
 highspy_version=1.16.0
-if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('highspy') != '$highspy_version')" 2>/dev/null; then
-  echo "setup-deps: installing highspy $highspy_version with pip"
-  python3 -m pip install -q --disable-pip-version-check "highspy==$highspy_version"
-fi
+pip_pinned "highspy==$highspy_version"
 
 # pytest-xdist: scripts/test.sh runs python/tests on both cores of the CI
 # machine (pytest alone took 25 of CI's 33 minutes on one). About 3 s and
 # 1 MB the first time here.
 xdist_version=3.8.0
-if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('pytest-xdist') != '$xdist_version')" 2>/dev/null; then
-  echo "setup-deps: installing pytest-xdist $xdist_version with pip"
-  python3 -m pip install -q --disable-pip-version-check "pytest-xdist==$xdist_version"
-fi
+pip_pinned "pytest-xdist==$xdist_version"
 
 # IREE's compiler and runtime tools (iree-compile, iree-run-module) from the
 # package index: ckpt's output through IREE (test/Integration/IREE,
 # ckpt-recompute-to-barrier). About 10 s and 390 MB the first time here.
 iree_version=3.13.0
-if ! python3 -c "import importlib.metadata as m, sys; sys.exit(any(m.version(p) != '$iree_version' for p in ('iree-base-compiler', 'iree-base-runtime')))" 2>/dev/null; then
-  echo "setup-deps: installing IREE $iree_version with pip"
-  python3 -m pip install -q --disable-pip-version-check \
-    "iree-base-compiler==$iree_version" "iree-base-runtime==$iree_version"
-fi
+pip_pinned "iree-base-compiler==$iree_version" "iree-base-runtime==$iree_version"

@@ -356,10 +356,9 @@ def test_squeezenet_reaches_half_its_peak():
     measured. A convolution's weight gradient runs before its input gradient
     where its input is the larger (ckpt.torch.decompositions): it is often
     the last reader of that input, which can then die before the input
-    gradient is allocated. In the
-    other order, the first fire module's input (the pool's output, rebuilt
-    from the stem) and its gradient were alive together, and the smallest
-    peak was 0.52 of the baseline."""
+    gradient is allocated. In the other order, the first fire module's input
+    (the pool's output, rebuilt from the stem) and its gradient were alive
+    together, and the smallest peak was 0.52 of the baseline."""
     from ckpt.torch import zoo
     model, inputs, targets, loss = zoo.squeezenet()
     step = TrainStep(model, loss, inputs, targets, budget="0.5", threads=1, build=BUILD)
